@@ -1,0 +1,70 @@
+"""Cards: ranks, suits, text forms and PySolFC card ids."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import CardError
+
+RANKS = "A23456789TJQK"
+SUITS = "CSHD"  # PySolFC's order: clubs 0, spades 1, hearts 2, diamonds 3
+SUIT_SYMBOLS = {"C": "\u2663", "S": "\u2660", "H": "\u2665", "D": "\u2666"}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A playing card; `rank` is 1 (ace) .. 13 (king), `suit` is 0..3 in PySolFC order."""
+
+    rank: int
+    suit: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.rank <= 13 and 0 <= self.suit <= 3):
+            raise CardError(f"no such card: rank {self.rank}, suit {self.suit}")
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read `QD`, `TS`, `10s`, `ah` (rank then suit, any case)."""
+        t = text.strip().upper()
+        if len(t) < 2:
+            raise CardError(f"not a card: {text!r}")
+        rank_text, suit_text = t[:-1], t[-1]
+        if rank_text == "10":
+            rank_text = "T"
+        if len(rank_text) != 1 or rank_text not in RANKS or suit_text not in SUITS:
+            raise CardError(f"not a card: {text!r} (write rank then suit, like QD, TS or 10S)")
+        return cls(RANKS.index(rank_text) + 1, SUITS.index(suit_text))
+
+    @classmethod
+    def from_id(cls, card_id: int) -> Card:
+        """The card of a PySolFC card id (52*deck + 13*suit + rank-1)."""
+        return cls(card_id % 13 + 1, card_id % 52 // 13)
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def rank_char(self) -> str:
+        return RANKS[self.rank - 1]
+
+    @property
+    def suit_char(self) -> str:
+        return SUITS[self.suit]
+
+    def pretty(self) -> str:
+        """Rank and suit symbol, `10` written out: `10♠`."""
+        rank = "10" if self.rank == 10 else self.rank_char
+        return rank + SUIT_SYMBOLS[self.suit_char]
+
+
+def full_deck(decks: int = 1) -> list[Card]:
+    """Every card of `decks` standard packs, in PySolFC's id order."""
+    return [Card.from_id(i) for i in range(52 * decks)]
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read cards separated by whitespace or commas."""
+    return [Card.parse(tok) for tok in text.replace(",", " ").split()]

@@ -1,0 +1,54 @@
+"""Where deals come from: a PySolFC game number, or a file of cards in dealing order.
+
+Deal file format: the cards in dealing order (the first card dealt first), written like
+`QD`, `TS`, `10s` or `ah`, separated by spaces, commas or new lines. A `#` starts a comment
+that runs to the end of its line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from .cards import Card
+from .errors import CardError, DealError
+from .numbering import GameNumber, shuffled_ids
+
+
+def numbered_deal(number: GameNumber, decks: int) -> list[Card]:
+    """The cards of PySolFC game `number` in dealing order."""
+    return [Card.from_id(i) for i in shuffled_ids(number, decks)]
+
+
+def parse_deal_text(text: str, decks: int) -> list[Card]:
+    """Read and check a deal file's text: exactly `decks` packs, in dealing order."""
+    cards = []
+    for line_no, line in enumerate(text.splitlines(), 1):
+        for token in line.split("#", 1)[0].replace(",", " ").split():
+            try:
+                cards.append(Card.parse(token))
+            except CardError:
+                raise DealError(f"line {line_no}: unknown card {token!r}") from None
+    counts = Counter(cards)
+    extra = sorted(c for c, n in counts.items() if n > decks)
+    if extra:
+        times = "once" if decks == 1 else f"{decks} times"
+        raise DealError(f"{extra[0]} appears {counts[extra[0]]} times; the deck holds it {times}")
+    if len(cards) != 52 * decks:
+        raise DealError(f"a deal needs {52 * decks} cards, the file has {len(cards)}")
+    return cards
+
+
+def read_deal_file(path: str | Path, decks: int) -> list[Card]:
+    """Read a deal file (see the module docstring for its format)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise DealError(f"cannot read deal file {str(path)!r}: {getattr(err, 'strerror', None) or err}") from None
+    return parse_deal_text(text, decks)
+
+
+def format_deal_text(cards: list[Card], per_line: int = 13) -> str:
+    """A deal in the file format, `per_line` cards a line."""
+    lines = [" ".join(str(c) for c in cards[i : i + per_line]) for i in range(0, len(cards), per_line)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,29 @@
+"""The named errors that bad input raises; only the CLI turns them into exit codes."""
+
+
+class WedlockError(ValueError):
+    """Base class for every input error a user can cause."""
+
+
+class CardError(WedlockError):
+    """A card's text could not be read."""
+
+
+class GameNumberError(WedlockError):
+    """A game number is not one PySolFC could deal."""
+
+
+class DealError(WedlockError):
+    """A deal (from a file or elsewhere) does not hold the right cards."""
+
+
+class MoveSyntaxError(WedlockError):
+    """A move's text or JSON could not be read."""
+
+
+class IllegalMoveError(WedlockError):
+    """A move was read but is not legal in the position it is played in."""
+
+
+class RulesError(WedlockError):
+    """An unknown game or rule-set name."""

@@ -1,0 +1,82 @@
+"""The Monte Carlo rule sets, as values in one registry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..errors import RulesError
+
+SLIDE = "slide"  # remaining cards slide back to positions 0, 1, 2, ... in reading order
+COLUMNS = "columns"  # each card moves straight up its column (Weddings)
+
+SAME_RANK = "same-rank"
+THIRTEEN = "thirteen"  # pairs total 13, kings go alone
+
+
+@dataclass(frozen=True)
+class MonteCarloRules:
+    """One Monte Carlo rule set: grid size, decks, what pairs, how the grid consolidates."""
+
+    name: str
+    title: str
+    rows: int = 5
+    cols: int = 5
+    decks: int = 1
+    pairing: str = SAME_RANK
+    consolidation: str = SLIDE
+    strict: bool = False  # consolidate only when no pair remains
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.decks
+
+    @cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the later cells (in reading order) that touch it, diagonals included."""
+        out = []
+        for cell in range(self.cells):
+            r, c = divmod(cell, self.cols)
+            later = []
+            for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                    later.append(rr * self.cols + cc)
+            out.append(tuple(later))
+        return tuple(out)
+
+    def matches(self, rank_a: int, rank_b: int) -> bool:
+        """Whether two touching cards of these ranks may be removed together."""
+        if self.pairing == THIRTEEN:
+            return rank_a + rank_b == 13
+        return rank_a == rank_b
+
+    def removes_alone(self, rank: int) -> bool:
+        """Whether a card of this rank is removed on its own (kings in Thirteens)."""
+        return self.pairing == THIRTEEN and rank == 13
+
+
+RULE_SETS: dict[str, MonteCarloRules] = {
+    r.name: r
+    for r in (
+        MonteCarloRules("pysol", "Monte Carlo (PySolFC)"),
+        MonteCarloRules("strict", "Monte Carlo, consolidating only when no pair remains", strict=True),
+        MonteCarloRules("5x4", "Monte Carlo on a 5x4 grid", rows=4, cols=5),
+        MonteCarloRules("thirteens", "Monte Carlo Thirteens", pairing=THIRTEEN),
+        MonteCarloRules("weddings", "Weddings (PySolFC)", consolidation=COLUMNS),
+        MonteCarloRules("2decks", "Monte Carlo (2 Decks, PySolFC)", decks=2),
+    )
+}
+DEFAULT_RULES = "pysol"
+
+
+def rules_named(name: str) -> MonteCarloRules:
+    """The rule set called `name`, or a RulesError listing the known ones."""
+    try:
+        return RULE_SETS[name]
+    except KeyError:
+        raise RulesError(f"unknown Monte Carlo rules {name!r}; choose one of {', '.join(RULE_SETS)}") from None

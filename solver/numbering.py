@@ -1,0 +1,66 @@
+"""PySolFC game numbers: parsing them and shuffling the deck exactly as PySolFC does."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pysol_cards.random import LCRandom31, MTRandom
+
+from .errors import GameNumberError
+
+MS_LIMIT = 32000  # below this a plain number uses the Microsoft generator
+MS_MAX_SEED = 2**33 - 1
+
+_MS_FORM = re.compile(r"ms(\d+)", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s#\-_.,]")
+
+
+@dataclass(frozen=True)
+class GameNumber:
+    """A parsed game number: the seed and which generator PySolFC uses for it."""
+
+    seed: int
+    microsoft: bool
+
+    @classmethod
+    def parse(cls, text: str | int) -> GameNumber:
+        """Read `123`, `#1,234`, `99L` or `ms5000000000` the way PySolFC does."""
+        raw = str(text).strip()
+        match = _MS_FORM.fullmatch(raw)
+        if match:
+            seed = int(match.group(1))
+            if not 1 <= seed <= MS_MAX_SEED:
+                raise GameNumberError(f"bad game number {raw!r}: ms seeds run from 1 to {MS_MAX_SEED}")
+            return cls(seed, True)
+        cleaned = _SEPARATORS.sub("", raw)
+        if cleaned[-1:] in ("L", "l"):
+            cleaned = cleaned[:-1]
+        if not cleaned.isdigit() or not cleaned.isascii():
+            raise GameNumberError(f"bad game number {raw!r}: expected a positive whole number or msN")
+        seed = int(cleaned)
+        if seed == 0:
+            raise GameNumberError(f"bad game number {raw!r}: game numbers start at 1")
+        return cls(seed, seed < MS_LIMIT)
+
+    def __str__(self) -> str:
+        if self.microsoft and self.seed >= MS_LIMIT:
+            return f"ms{self.seed}"
+        return str(self.seed)
+
+
+def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
+    """PySolFC card ids in dealing order (first dealt first) for `number`."""
+    ids = list(range(52 * decks))
+    if number.microsoft:
+        rng = LCRandom31(number.seed)
+        if decks == 1:
+            # The Microsoft deals start from a rank-major deck, suits C, D, H, S.
+            ids = [13 * suit + rank for rank in range(13) for suit in (0, 3, 2, 1)]
+    else:
+        rng = MTRandom(number.seed)
+    for i in range(len(ids) - 1, 0, -1):
+        j = rng.randint(0, i)
+        ids[i], ids[j] = ids[j], ids[i]
+    ids.reverse()  # PySolFC deals from the end of the shuffled list
+    return ids
