@@ -49,6 +49,32 @@ class MonteCarloRules:
             out.append(tuple(later))
         return tuple(out)
 
+    @cached_property
+    def touching(self) -> tuple[frozenset[int], ...]:
+        """For each cell, the set of every cell that touches it."""
+        near: list[set[int]] = [set() for _ in range(self.cells)]
+        for a, later in enumerate(self.neighbours):
+            for b in later:
+                near[a].add(b)
+                near[b].add(a)
+        return tuple(frozenset(n) for n in near)
+
+    @cached_property
+    def touching_offsets(self) -> tuple[tuple[int, int], ...]:
+        """(d, cells) for each forward direction: cell a touches a + d for every a in `cells`.
+
+        `cells` is a bit mask with bit 8a+7 set, to line up with the byte-wise rank
+        comparisons of `spaces._edges`.
+        """
+        out = []
+        for d in (1, self.cols - 1, self.cols, self.cols + 1):
+            mask = 0
+            for a in range(self.cells):
+                if a + d in self.neighbours[a]:
+                    mask |= 1 << (8 * a + 7)
+            out.append((d, mask))
+        return tuple(out)
+
     def matches(self, rank_a: int, rank_b: int) -> bool:
         """Whether two touching cards of these ranks may be removed together."""
         if self.pairing == THIRTEEN:

@@ -1,5 +1,5 @@
-"""Monte Carlo as search spaces: the plain one (one primitive move per edge) and the
-phase one the solver uses.
+"""Monte Carlo as search spaces: the plain one (one primitive move per edge) and the phase
+spaces the solver uses.
 
 Why phases are exact. Removing cards never makes two cards touch, so every pair removed
 between two consolidations was already a touching pair when the last consolidation ended:
@@ -10,21 +10,26 @@ consolidation straight after a first is never allowed (a consolidated grid has n
 a card, and gaps only once the stock is empty). So the plain game's reachable phase-start
 positions are exactly those reached by "remove the cells of one matching, then consolidate
 if allowed", one edge per distinct set of emptied cells. tests/test_montecarlo_spaces.py
-compares the verdicts of both spaces on positions small enough to search fully.
+compares the verdicts of the phase spaces with the plain one on positions small enough to
+search fully.
+
+Every space turns the steps of a winning line back into primitive moves with `moves`.
 """
 
 from __future__ import annotations
 
 from itertools import product
-from typing import Iterator
+from typing import Iterator, Sequence
 
-from ..search import Step
 from .moves import Consolidate, King, Move, Pair
 from .play import GAP, Position, Table
+from .rules import SAME_RANK, SLIDE, THIRTEEN, MonteCarloRules
+
+CellPairs = tuple[tuple[int, int], ...]  # the cells a phase empties; (a, a) is a lone king
 
 
 class PlainSpace:
-    """Every primitive move is one edge: the reference the phase space is checked against."""
+    """Every primitive move is one edge: the reference the phase spaces are checked against."""
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         self.table = table
@@ -35,97 +40,224 @@ class PlainSpace:
     def start(self) -> Position:
         return self._start
 
-    def successors(self, pos: Position) -> Iterator[tuple[Step, Position]]:
+    def successors(self, pos: Position) -> Iterator[tuple[Move, Position]]:
         for move in self.table.legal_moves(pos):
-            yield (move,), self.table.apply(pos, move)
+            yield move, self.table.apply(pos, move)
+
+    def moves(self, steps: Sequence[Move]) -> list[Move]:
+        return list(steps)
 
 
 class PhaseSpace:
-    """One edge per phase: remove the cells of one matching, then consolidate."""
+    """One edge per phase on the full grid: works for every rule set (Weddings uses it)."""
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         self.table = table
         self._start = start if start is not None else table.start()
         self.is_won = table.is_won
         self.key = table.key
+        self.groups = _pair_groups(table.rules)
 
     def start(self) -> Position:
         return self._start
 
-    def successors(self, pos: Position) -> Iterator[tuple[Step, Position]]:
+    def successors(self, pos: Position) -> Iterator[tuple[tuple[Move, ...], Position]]:
         table = self.table
-        choices = sorted(self.phase_choices(pos), key=lambda c: -len(c[1]))
+        ranks = bytes(map(table.rank_of.__getitem__, pos.cells))
         total = len(table.deal)
-        for mask, moves in choices:
-            if not mask:
-                continue
+        for _, mask, pairs in _phases(table.rules, ranks, len(ranks), self.groups):
+            moves = _pair_moves(table, pos.cells, pairs)
             cells = tuple(GAP if mask >> i & 1 else c for i, c in enumerate(pos.cells))
             after = Position(cells, pos.stock)
             if pos.stock == total and all(c == GAP for c in cells):
-                yield tuple(moves), after
+                yield moves, after
             elif table.can_consolidate(after):
                 yield (*moves, Consolidate()), table.consolidate(after)
             else:
-                yield tuple(moves), after
+                yield moves, after
 
-    def phase_choices(self, pos: Position) -> list[tuple[int, list[Move]]]:
-        """Each distinct set of cells one phase can empty (as a bit mask), with moves that do it."""
-        groups = [_group_choices(group, self.table.rules.strict) for group in _removal_groups(self.table, pos)]
-        out = []
-        for combo in product(*groups):
-            mask, moves = 0, []
-            for m, mv in combo:
-                mask |= m
-                moves.extend(mv)
-            out.append((mask, moves))
+    def moves(self, steps: Sequence[tuple[Move, ...]]) -> list[Move]:
+        return [m for step in steps for m in step]
+
+
+class SequenceSpace:
+    """The phase space of the rule sets that consolidate by sliding, with a compact state.
+
+    After a slide consolidation the grid read in order followed by the stock is the deal
+    with the removed cards deleted (RULES.md), so a phase-start state is just that sequence:
+    `bytes` of deal indices, the first `cells` of them on the grid at cells 0, 1, 2, ...
+    The key is the sequence of ranks (suits never matter). A step is the cell pairs the phase
+    empties; `moves` turns a line of steps back into primitive moves.
+    """
+
+    def __init__(self, table: Table) -> None:
+        if table.rules.consolidation != SLIDE:
+            raise ValueError(f"{table.rules.name} does not consolidate by sliding")
+        self.table = table
+        self.rules = table.rules
+        self.size = table.rules.cells
+        self.to_ranks = table.rank_of[:-1] + bytes(256 - len(table.deal))
+        self.groups = _pair_groups(table.rules)
+        self.split_phases = not table.rules.strict
+
+    def start(self) -> bytes:
+        return bytes(range(len(self.table.deal)))
+
+    def is_won(self, state: bytes) -> bool:
+        return not state
+
+    def key(self, state: bytes) -> bytes:
+        return state.translate(self.to_ranks)
+
+    def successors(self, state: bytes) -> Iterator[tuple[CellPairs, bytes]]:
+        ranks = state.translate(self.to_ranks)
+        for _, mask, pairs in _phases(self.rules, ranks, min(len(state), self.size), self.groups):
+            if self.split_phases and len(pairs) > 1 and self._splits(pairs):
+                continue
+            yield pairs, self._remove(state, mask)
+
+    def _splits(self, pairs: CellPairs) -> bool:
+        """Whether one pair can go first, alone, with the others still touching after the slide.
+
+        Such a phase is redundant: its state is reached by that pair's own phase followed
+        by a phase of the others (and, by induction on the number of pairs, by unpruned
+        phases). Never used under strict rules, where a lone pair cannot be followed by a
+        consolidation while other pairs remain.
+        """
+        touching = self.rules.touching
+        for p, q in pairs:
+            for a, b in pairs:
+                if a == p:
+                    continue
+                na = a - (a > p) - (a > q)
+                nb = b - (b > p) - (b > q)
+                if a != b and nb not in touching[na]:
+                    break
+            else:
+                return True
+        return False
+
+    @staticmethod
+    def _remove(state: bytes, mask: int) -> bytes:
+        """The sequence without the cells in `mask`: the next phase's start."""
+        left = bytearray(state)
+        while mask:
+            top = mask.bit_length() - 1
+            del left[top]
+            mask ^= 1 << top
+        return bytes(left)
+
+    def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
+        table, size, total = self.table, self.size, len(self.table.deal)
+        state, out = self.start(), []
+        for pairs in steps:
+            cells = tuple(state[:size]) + (GAP,) * (size - min(size, len(state)))
+            out.extend(_pair_moves(table, cells, pairs))
+            mask = 0
+            for a, b in pairs:
+                mask |= 1 << a | 1 << b
+            state = self._remove(state, mask)
+            emptied = tuple(GAP if mask >> i & 1 else c for i, c in enumerate(cells))
+            after = Position(emptied, total - max(0, len(state) + mask.bit_count() - size))
+            if state and table.can_consolidate(after):
+                out.append(Consolidate())
         return out
 
 
-def _removal_groups(table: Table, pos: Position) -> list[list[Move]]:
-    """The removal moves split into independent groups (connected components)."""
-    moves = list(table.removals(pos))
-    if not moves:
+def _pair_moves(table: Table, cells: Sequence[int], pairs: CellPairs) -> tuple[Move, ...]:
+    deal = table.deal
+    return tuple(
+        Pair((a, b), (deal[cells[a]], deal[cells[b]])) if a != b else King(a, deal[cells[a]]) for a, b in pairs
+    )
+
+
+def _pair_groups(rules: MonteCarloRules) -> dict[int, int]:
+    """Ranks that can pair with each other share a group number."""
+    return {r: min(r, 13 - r) if rules.pairing == THIRTEEN else r for r in range(1, 14)}
+
+
+def _phases(
+    rules: MonteCarloRules, ranks: bytes, on_grid: int, groups: dict[int, int]
+) -> list[tuple[int, int, CellPairs]]:
+    """(cards removed, cell mask, cell pairs) for each distinct non-empty phase, best first.
+
+    `ranks[i]` is the rank in cell i (0 for a gap) for i < on_grid. Removals of different
+    rank groups never share a cell, so each group's matchings are found on their own and
+    then combined. Best first means most cards removed, then the earliest cell emptied.
+    """
+    edges = _edges(rules, ranks, on_grid, groups)
+    if not edges:
         return []
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for move in moves:
-        cells = move.cells if isinstance(move, Pair) else (move.cell, move.cell)
-        parent[find(cells[0])] = find(cells[1])
-    groups: dict[int, list[Move]] = {}
-    for move in moves:
-        first = move.cells[0] if isinstance(move, Pair) else move.cell
-        groups.setdefault(find(first), []).append(move)
-    return list(groups.values())
+    options = [_matchings(group, rules.strict) for group in edges.values()]
+    out = []
+    for combo in product(*options):
+        mask, pairs = 0, ()
+        for m, chosen in combo:
+            mask |= m
+            pairs += chosen
+        if mask:
+            out.append((mask.bit_count(), mask, pairs))
+    out.sort(key=lambda c: (-c[0], c[1] & -c[1]))
+    return out
 
 
-def _cells_mask(move: Move) -> int:
-    if isinstance(move, Pair):
-        return 1 << move.cells[0] | 1 << move.cells[1]
-    assert isinstance(move, King)
-    return 1 << move.cell
+_LOW7 = int.from_bytes(b"\x7f" * 32, "little")
+_HIGH = int.from_bytes(b"\x80" * 32, "little")
+_THIRTEENS = int.from_bytes(b"\x0d" * 32, "little")
 
 
-def _group_choices(moves: list[Move], maximal_only: bool) -> list[tuple[int, list[Move]]]:
-    """Every set of cells a matching of these moves can empty, one matching for each."""
-    masks = [_cells_mask(m) for m in moves]
-    found: dict[int, list[Move]] = {}
+def _edges(
+    rules: MonteCarloRules, ranks: bytes, on_grid: int, groups: dict[int, int]
+) -> dict[int, list[tuple[int, int]]]:
+    """The removals in the first `on_grid` cells, by rank group: (a, b) pairs, (a, a) lone kings.
 
-    def extend(i: int, used: int, chosen: list[Move]) -> None:
-        if i == len(moves):
-            found.setdefault(used, list(chosen))
-            return
-        extend(i + 1, used, chosen)
-        if not used & masks[i]:
-            chosen.append(moves[i])
-            extend(i + 1, used | masks[i], chosen)
-            chosen.pop()
+    All cells are compared at once, a byte per cell in one integer: ranks are below 0x10,
+    so adding 0x7f to every byte sets a byte's high bit exactly when the byte is non-zero,
+    without carries between bytes.
+    """
+    whole = int.from_bytes(ranks[:on_grid], "little")
+    span = (1 << 8 * on_grid) - 1
+    present = (whole + _LOW7) & _HIGH & span
+    thirteens = rules.pairing == THIRTEEN
+    edges: dict[int, list[tuple[int, int]]] = {}
+    if thirteens:
+        kings = ~((whole ^ _THIRTEENS) + _LOW7) & present
+        while kings:
+            low = kings & -kings
+            a = (low.bit_length() >> 3) - 1
+            edges[-1 - a] = [(a, a)]
+            kings ^= low
+    for d, touching in rules.touching_offsets:
+        if d >= on_grid:
+            continue
+        shifted = whole >> 8 * d
+        differ = ((whole + shifted) ^ _THIRTEENS) if thirteens else (whole ^ shifted)
+        hits = ~(differ + _LOW7) & touching & present & (present >> 8 * d)
+        while hits:
+            low = hits & -hits
+            a = (low.bit_length() >> 3) - 1
+            edges.setdefault(groups[ranks[a]], []).append((a, a + d))
+            hits ^= low
+    return edges
 
-    extend(0, 0, [])
+
+def _matchings(edges: list[tuple[int, int]], maximal_only: bool) -> list[tuple[int, CellPairs]]:
+    """Each set of cells some matching of `edges` covers, with one such matching."""
+    masks = [1 << a | 1 << b for a, b in edges]
+    if len(edges) == 1:
+        found = {0: (), masks[0]: tuple(edges)}
+    else:
+        found = {}
+
+        def extend(i: int, used: int, chosen: CellPairs) -> None:
+            if i == len(edges):
+                found.setdefault(used, chosen)
+                return
+            extend(i + 1, used, chosen)
+            if not used & masks[i]:
+                extend(i + 1, used | masks[i], chosen + (edges[i],))
+
+        extend(0, 0, ())
     if maximal_only:
-        return [(u, mv) for u, mv in found.items() if all(u & m for m in masks)]
+        return [(u, c) for u, c in found.items() if all(u & m for m in masks)]
     return list(found.items())

@@ -1,0 +1,1 @@
+"""The wedlock command line: a thin layer over the `solver` library."""

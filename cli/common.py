@@ -1,0 +1,94 @@
+"""What the commands share: choosing a deal, limits, and turning input errors into exit 2."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import click
+
+from solver.cards import Card
+from solver.deals import read_deal_file
+from solver.errors import WedlockError
+from solver.game import Game, rules_of
+from solver.games import GAMES, game_named
+from solver.numbering import GameNumber
+from solver.search import Limits
+
+BAD_INPUT = 2
+
+
+class BadInput(click.ClickException):
+    """One line on stderr and exit status 2."""
+
+    exit_code = BAD_INPUT
+
+
+def input_errors(command: Callable) -> Callable:
+    """Turn the library's named input errors into a one-line message and exit 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except WedlockError as err:
+            raise BadInput(str(err)) from None
+
+    return wrapper
+
+
+game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(sorted(GAMES)))
+number_argument = click.argument("number", metavar="N", required=False)
+deal_file_option = click.option(
+    "--deal-file",
+    type=click.Path(dir_okay=False),
+    help="Read the deal from a file: the cards in dealing order (see README).",
+)
+rules_option = click.option("--rules", "rules_name", help="Rule set (default: the game's own; see README).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def limit_options(command: Callable) -> Callable:
+    """--node-limit, --time-limit and --max-states."""
+    command = click.option(
+        "--max-states",
+        type=click.IntRange(min=1),
+        default=Limits().max_states,
+        show_default=True,
+        help="Give up (unknown) when the search holds this many states.",
+    )(command)
+    command = click.option("--time-limit", type=click.FloatRange(min=0), help="Give up (unknown) after S seconds.")(command)
+    command = click.option("--node-limit", type=click.IntRange(min=1), help="Give up (unknown) after N states.")(command)
+    return command
+
+
+def limits_from(node_limit: int | None, time_limit: float | None, max_states: int | None) -> Limits:
+    return Limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+
+
+@dataclass(frozen=True)
+class ChosenDeal:
+    """The game, rule set and cards a command works on."""
+
+    game: Game
+    rules: Any
+    cards: list[Card]
+    game_number: str | None  # None for a deal read from a file
+
+    @property
+    def label(self) -> str:
+        return f"game {self.game_number}" if self.game_number else "the deal file's deal"
+
+
+def choose_deal(game_name: str, number: str | None, deal_file: str | None, rules_name: str | None) -> ChosenDeal:
+    """The deal named on the command line: a game number or a deal file, not both."""
+    game = game_named(game_name)
+    rules = rules_of(game, rules_name)
+    if (number is None) == (deal_file is None):
+        raise BadInput("give either a game number N or --deal-file F")
+    if deal_file is not None:
+        cards = game.check_deal(rules, read_deal_file(deal_file, game.decks(rules)))
+        return ChosenDeal(game, rules, cards, None)
+    canonical = str(GameNumber.parse(number))
+    return ChosenDeal(game, rules, game.numbered_deal(rules, canonical), canonical)

@@ -1,0 +1,95 @@
+"""`wedlock solve`: decide a deal and print a winning line."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from solver.search import LOST, UNKNOWN, WON
+
+from .common import (
+    choose_deal,
+    deal_file_option,
+    game_argument,
+    input_errors,
+    json_option,
+    limit_options,
+    limits_from,
+    number_argument,
+    rules_option,
+)
+
+EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
+SOLVER_FAULT = 4
+
+
+@click.command("solve")
+@game_argument
+@number_argument
+@deal_file_option
+@rules_option
+@limit_options
+@click.option("--board", is_flag=True, help="Draw the layout after each move.")
+@json_option
+@input_errors
+def solve_command(
+    game_name: str,
+    number: str | None,
+    deal_file: str | None,
+    rules_name: str | None,
+    node_limit: int | None,
+    time_limit: float | None,
+    max_states: int | None,
+    board: bool,
+    as_json: bool,
+) -> None:
+    """Decide whether game N (or a deal file) can be won; print the moves of a win.
+
+    The verdict is `won` (with moves), `lost` (every reachable position was searched) or
+    `unknown` (a limit cut the search short). Exit status: 0 won, 1 lost, 3 unknown,
+    2 bad input.
+
+    Example: wedlock solve monte-carlo 12345 --board
+    """
+    chosen = choose_deal(game_name, number, deal_file, rules_name)
+    game, rules = chosen.game, chosen.rules
+    solution = game.solve(rules, chosen.cards, limits_from(node_limit, time_limit, max_states))
+    if solution.verdict == WON:
+        replay = game.referee(rules, chosen.cards, solution.moves)
+        if not replay.won:
+            click.echo(f"Error: internal fault, the referee rejects the solver's line: {replay.problem}", err=True)
+            sys.exit(SOLVER_FAULT)
+    if as_json:
+        data = {
+            "game": game.name,
+            "rules": rules.name,
+            "game_number": chosen.game_number,
+            "verdict": solution.verdict,
+            "moves": [game.move_json(m) for m in solution.moves],
+            "states": solution.states,
+            "seconds": round(solution.seconds, 4),
+        }
+        click.echo(json.dumps(data))
+    else:
+        click.echo(f"# {rules.title} ({rules.name} rules), {chosen.label}")
+        click.echo(f"# {summary(solution)}")
+        boards = game.boards(rules, chosen.cards, solution.moves) if board else []
+        if board:
+            click.echo(game.board(rules, chosen.cards))
+        for i, move in enumerate(solution.moves):
+            click.echo(f"{i + 1}. {game.move_text(rules, move)}")
+            if board:
+                click.echo(boards[i])
+    sys.exit(EXIT_STATUS[solution.verdict])
+
+
+def summary(solution) -> str:
+    """One line: the verdict and what the search cost."""
+    cost = f"{solution.states:,} states, {solution.seconds:.2f} s"
+    if solution.verdict == WON:
+        return f"won in {len(solution.moves)} moves ({cost})"
+    if solution.verdict == LOST:
+        return f"lost: no line wins; every reachable position was searched ({cost})"
+    return f"unknown: {solution.reason} ({cost})"

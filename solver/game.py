@@ -1,0 +1,70 @@
+"""What every game offers the CLI and the batch tools: one small protocol, one registry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Protocol, Sequence
+
+from .cards import Card
+from .errors import RulesError
+from .search import Limits
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver's answer for one deal: the verdict, a win's primitive moves, and the cost."""
+
+    verdict: str
+    moves: list = field(default_factory=list)
+    states: int = 0
+    seconds: float = 0.0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The referee's answer for a list of moves: a legal win or the first problem."""
+
+    won: bool
+    moves_played: int
+    problem: str
+
+
+class Game(Protocol):
+    """A patience game: its rule sets, its deals, its solver, its referee and its notation."""
+
+    name: str  # as typed on the command line, e.g. "monte-carlo"
+    title: str
+    rule_sets: dict[str, Any]
+    default_rules: str
+
+    def decks(self, rules: Any) -> int: ...
+
+    def numbered_deal(self, rules: Any, number: str) -> list[Card]: ...
+
+    def check_deal(self, rules: Any, cards: Sequence[Card]) -> list[Card]: ...
+
+    def solve(self, rules: Any, cards: Sequence[Card], limits: Limits) -> Solution: ...
+
+    def referee(self, rules: Any, cards: Sequence[Card], moves: Sequence[Hashable]) -> Replay: ...
+
+    def move_text(self, rules: Any, move: Any) -> str: ...
+
+    def parse_move_text(self, rules: Any, text: str) -> Any: ...
+
+    def move_json(self, move: Any) -> dict: ...
+
+    def parse_move_json(self, obj: Any) -> Any: ...
+
+    def board(self, rules: Any, cards: Sequence[Card]) -> str: ...
+
+    def boards(self, rules: Any, cards: Sequence[Card], moves: Sequence[Any]) -> list[str]: ...
+
+
+def rules_of(game: Game, name: str | None) -> Any:
+    """The rule set `name` of `game` (its default when None)."""
+    key = game.default_rules if name is None else name
+    try:
+        return game.rule_sets[key]
+    except KeyError:
+        raise RulesError(f"unknown {game.title} rules {key!r}; choose one of {', '.join(game.rule_sets)}") from None
