@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from solver.errors import MoveSyntaxError
+from solver.errors import GameNumberError, MoveSyntaxError
 from solver.movefile import parse_moves
+from solver.numbering import GameNumber
 
 from .common import BadInput, choose_deal, deal_file_option, game_argument, input_errors, number_argument, rules_option
 
@@ -44,8 +45,13 @@ def verify_command(
         raise BadInput(f"{moves_file} holds moves of {moves.game}, not {chosen.game.name}")
     if moves.rules is not None and moves.rules != chosen.rules.name:
         raise BadInput(f"{moves_file} holds moves for {moves.rules} rules; pass --rules {moves.rules}")
-    if moves.game_number is not None and chosen.game_number is not None and moves.game_number != chosen.game_number:
-        raise BadInput(f"{moves_file} holds moves of game {moves.game_number}, not {chosen.game_number}")
+    if moves.game_number is not None and chosen.game_number is not None:
+        try:  # compare canonical forms: "ms1", "#1" and "1" are the same game
+            same = str(GameNumber.parse(moves.game_number)) == chosen.game_number
+        except GameNumberError as err:
+            raise BadInput(f"{moves_file}: {err}") from None
+        if not same:
+            raise BadInput(f"{moves_file} holds moves of game {moves.game_number}, not {chosen.game_number}")
     replay = chosen.game.referee(chosen.rules, chosen.cards, moves.moves)
     if replay.won:
         click.echo(f"legal win: {replay.moves_played} moves")
