@@ -14,7 +14,7 @@ from . import board, verify
 from .moves import Move, move_from_json, parse_move
 from .play import Table
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
-from .spaces import PhaseSpace, SequenceSpace
+from .spaces import ColumnSpace, SequenceSpace
 
 
 class MonteCarlo:
@@ -36,10 +36,10 @@ class MonteCarlo:
             raise DealError(f"{rules.name} rules need {rules.cards} cards, got {len(cards)}")
         return list(cards)
 
-    def space(self, rules: MonteCarloRules, cards: Sequence[Card]) -> SequenceSpace | PhaseSpace:
+    def space(self, rules: MonteCarloRules, cards: Sequence[Card]) -> SequenceSpace | ColumnSpace:
         """The search space the solver uses for these rules."""
         table = Table(rules, tuple(cards))
-        return SequenceSpace(table) if rules.consolidation == SLIDE else PhaseSpace(table)
+        return SequenceSpace(table) if rules.consolidation == SLIDE else ColumnSpace(table)
 
     def solve(self, rules: MonteCarloRules, cards: Sequence[Card], limits: Limits) -> Solution:
         space = self.space(rules, cards)

@@ -18,12 +18,13 @@ Every space turns the steps of a winning line back into primitive moves with `mo
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Iterator, Sequence
 
 from .moves import Consolidate, King, Move, Pair
 from .play import GAP, Position, Table
-from .rules import SAME_RANK, SLIDE, THIRTEEN, MonteCarloRules
+from .rules import COLUMNS, SLIDE, THIRTEEN, MonteCarloRules
 
 CellPairs = tuple[tuple[int, int], ...]  # the cells a phase empties; (a, a) is a lone king
 
@@ -112,30 +113,9 @@ class SequenceSpace:
     def successors(self, state: bytes) -> Iterator[tuple[CellPairs, bytes]]:
         ranks = state.translate(self.to_ranks)
         for _, mask, pairs in _phases(self.rules, ranks, min(len(state), self.size), self.groups):
-            if self.split_phases and len(pairs) > 1 and self._splits(pairs):
+            if self.split_phases and len(pairs) > 1 and _splits(self.rules, pairs, _slide_shift):
                 continue
             yield pairs, self._remove(state, mask)
-
-    def _splits(self, pairs: CellPairs) -> bool:
-        """Whether one pair can go first, alone, with the others still touching after the slide.
-
-        Such a phase is redundant: its state is reached by that pair's own phase followed
-        by a phase of the others (and, by induction on the number of pairs, by unpruned
-        phases). Never used under strict rules, where a lone pair cannot be followed by a
-        consolidation while other pairs remain.
-        """
-        touching = self.rules.touching
-        for p, q in pairs:
-            for a, b in pairs:
-                if a == p:
-                    continue
-                na = a - (a > p) - (a > q)
-                nb = b - (b > p) - (b > q)
-                if a != b and nb not in touching[na]:
-                    break
-            else:
-                return True
-        return False
 
     @staticmethod
     def _remove(state: bytes, mask: int) -> bytes:
@@ -162,6 +142,169 @@ class SequenceSpace:
             if state and table.can_consolidate(after):
                 out.append(Consolidate())
         return out
+
+
+class ColumnSpace:
+    """The phase space of Weddings, where consolidation moves cards straight up their columns.
+
+    A phase-start state is the five columns, each a `bytes` of deal indices from the top
+    down with no gap above a card, and the deal index of the stock's top card. The key is
+    the columns' ranks and the stock's place.
+
+    Dead positions are cut (`dead`): a card never leaves its column, and two cards can only
+    be removed together while they touch, so in columns at most one apart. A rank whose cards
+    on the grid cannot be paired off that way, except for as many as there are cards of that
+    rank still in the stock (which may land anywhere), can never be cleared: the position is
+    lost. tests/test_montecarlo_spaces.py checks this against the plain search.
+    """
+
+    def __init__(self, table: Table) -> None:
+        if table.rules.consolidation != COLUMNS:
+            raise ValueError(f"{table.rules.name} does not consolidate by columns")
+        self.table = table
+        self.rules = table.rules
+        self.total = len(table.deal)
+        self.to_ranks = table.rank_of[:-1] + bytes(256 - len(table.deal))
+        self.groups = _pair_groups(table.rules)
+        self.rank_list = [c.rank for c in table.deal]
+
+    def start(self) -> tuple[tuple[bytes, ...], int]:
+        size, cols = self.rules.cells, self.rules.cols
+        return tuple(bytes(range(c, size, cols)) for c in range(cols)), size
+
+    def is_won(self, state: tuple[tuple[bytes, ...], int]) -> bool:
+        return state[1] == self.total and not any(state[0])
+
+    def key(self, state: tuple[tuple[bytes, ...], int]) -> tuple[bytes, int]:
+        return b"|".join(col.translate(self.to_ranks) for col in state[0]), state[1]
+
+    def grid(self, state: tuple[tuple[bytes, ...], int]) -> tuple[int, ...]:
+        """The deal index in each cell, reading order, GAP for an empty cell."""
+        columns, cols = state[0], self.rules.cols
+        return tuple(
+            col[r] if r < len(col) else GAP for r in range(self.rules.rows) for col in columns
+        )
+
+    def successors(self, state: tuple[tuple[bytes, ...], int]) -> Iterator[tuple[CellPairs, tuple]]:
+        columns, stock = state
+        if self.dead(columns, stock):
+            return
+        cols = self.rules.cols
+        ranks = bytes(self.to_ranks[c] if c != GAP else 0 for c in self.grid(state))
+        if stock == self.total:
+            ranks = self._first_part(ranks)
+        for _, mask, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
+            if stock == self.total and len(pairs) > 1 and not self.rules.strict and _splits(self.rules, pairs, self._column_shift):
+                continue
+            kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(columns)]
+            yield pairs, self._fill(kept, stock)
+
+    def _first_part(self, ranks: bytes) -> bytes:
+        """Once the stock is empty: the ranks of the first independent part only (0 elsewhere).
+
+        With no stock, a removal changes nothing but its own columns. Two neighbouring
+        columns that hold no rank in common can never trade a pair, so the columns split into
+        parts that never affect each other: moves of different parts commute, and a winning
+        line can be reordered to clear the leftmost part first. Offering only that part's
+        moves keeps every win and cuts the product of the parts' positions to their sum.
+        """
+        rows, cols = self.rules.rows, self.rules.cols
+        held = [set(ranks[c::cols]) - {0} for c in range(cols)]
+        start = 0
+        while start < cols and not held[start]:
+            start += 1
+        end = start + 1
+        while end < cols and held[end - 1] & held[end]:
+            end += 1
+        if end == cols and start == 0:
+            return ranks
+        keep = bytearray(rows * cols)
+        for r in range(rows):
+            for c in range(start, end):
+                keep[r * cols + c] = ranks[r * cols + c]
+        return bytes(keep)
+
+    def _fill(self, columns: list[bytes], stock: int) -> tuple[tuple[bytes, ...], int]:
+        """Deal from the stock into the gaps, row by row, left to right."""
+        for r in range(self.rules.rows):
+            for c, col in enumerate(columns):
+                if stock < self.total and len(col) == r:
+                    columns[c] = col + bytes((stock,))
+                    stock += 1
+        return tuple(columns), stock
+
+    def _column_shift(self, cell: int, removed: tuple[int, ...]) -> int:
+        """Where a card moves when the cells `removed` empty and its column closes up."""
+        cols = self.rules.cols
+        return cell - cols * sum(1 for x in removed if x % cols == cell % cols and x < cell)
+
+    def dead(self, columns: tuple[bytes, ...], stock: int) -> bool:
+        """Whether some rank can never be cleared (see the class docstring)."""
+        rank_list = self.rank_list
+        where: dict[int, list[int]] = {}
+        for c, col in enumerate(columns):
+            for x in col:
+                where.setdefault(rank_list[x], []).append(c)
+        spare: dict[int, int] = {}
+        for x in range(stock, self.total):
+            spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
+        return any(len(cs) - 2 * _column_matching(tuple(cs)) > spare.get(rank, 0) for rank, cs in where.items())
+
+    def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
+        table, state, out = self.table, self.start(), []
+        cols = self.rules.cols
+        for pairs in steps:
+            cells = self.grid(state)
+            out.extend(_pair_moves(table, cells, pairs))
+            mask = 0
+            for a, b in pairs:
+                mask |= 1 << a | 1 << b
+            emptied = Position(tuple(GAP if mask >> i & 1 else c for i, c in enumerate(cells)), state[1])
+            if table.can_consolidate(emptied):
+                out.append(Consolidate())
+            kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(state[0])]
+            state = self._fill(kept, state[1])
+        return out
+
+
+@lru_cache(maxsize=None)
+def _column_matching(columns: tuple[int, ...]) -> int:
+    """The most disjoint pairs among cards in these columns with columns at most one apart."""
+    if len(columns) < 2:
+        return 0
+    first, rest = columns[0], columns[1:]
+    best = _column_matching(rest)
+    for i, other in enumerate(rest):
+        if abs(first - other) <= 1:
+            best = max(best, 1 + _column_matching(rest[:i] + rest[i + 1 :]))
+    return best
+
+
+def _splits(rules: MonteCarloRules, pairs: CellPairs, shift) -> bool:
+    """Whether one pair of a phase can go first, alone, with the others still touching after.
+
+    Such a phase is redundant where the state after the phases depends only on which cards
+    were removed (sliding rules always; Weddings once the stock is empty): its state is
+    reached by that pair's own phase followed by a phase of the others, and, by induction on
+    the number of pairs, by unpruned phases. Never used under strict rules, where a lone
+    pair cannot be followed by a consolidation while other pairs remain.
+    """
+    touching = rules.touching
+    for first in pairs:
+        removed = tuple(set(first))
+        for a, b in pairs:
+            if (a, b) == first or a == b:
+                continue
+            if shift(b, removed) not in touching[shift(a, removed)]:
+                break
+        else:
+            return True
+    return False
+
+
+def _slide_shift(cell: int, removed: tuple[int, ...]) -> int:
+    """Where a card moves when the cells `removed` empty and the grid slides."""
+    return cell - sum(1 for x in removed if x < cell)
 
 
 def _pair_moves(table: Table, cells: Sequence[int], pairs: CellPairs) -> tuple[Move, ...]:
