@@ -38,6 +38,9 @@ def input_errors(command: Callable) -> Callable:
     return wrapper
 
 
+# `-3` is then read as a (bad) game number, reported in one line, not as an unknown option.
+NUMBERS_MAY_START_WITH_DASH = {"ignore_unknown_options": True}
+
 game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(sorted(GAMES)))
 number_argument = click.argument("number", metavar="N", required=False)
 deal_file_option = click.option(

@@ -6,10 +6,10 @@ import json
 
 import click
 
-from .common import choose_deal, deal_file_option, game_argument, input_errors, json_option, number_argument, rules_option
+from .common import NUMBERS_MAY_START_WITH_DASH, choose_deal, deal_file_option, game_argument, input_errors, json_option, number_argument, rules_option
 
 
-@click.command("deal")
+@click.command("deal", context_settings=NUMBERS_MAY_START_WITH_DASH)
 @game_argument
 @number_argument
 @deal_file_option

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from solver import __version__
@@ -11,7 +13,26 @@ from .solve_cmd import solve_command
 from .verify_cmd import verify_command
 
 
-@click.group()
+class OneLineErrors(click.Group):
+    """A group whose every usage error is one line on stderr, with exit status 2."""
+
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        kwargs["standalone_mode"] = False
+        try:
+            status = super().main(*args, **kwargs)
+        except click.ClickException as err:
+            hint = ""
+            if isinstance(err, click.UsageError) and err.ctx is not None:
+                hint = f" (see '{err.ctx.command_path} --help')"
+            click.echo(f"Error: {err.format_message()}{hint}".replace("\n", " "), err=True)
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+@click.group(cls=OneLineErrors)
 @click.version_option(__version__, prog_name="wedlock")
 def cli() -> None:
     """Exact solver for the patience games Monte Carlo and Matrimony.

@@ -10,6 +10,7 @@ import click
 from solver.search import LOST, UNKNOWN, WON
 
 from .common import (
+    NUMBERS_MAY_START_WITH_DASH,
     choose_deal,
     deal_file_option,
     game_argument,
@@ -25,7 +26,7 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 SOLVER_FAULT = 4
 
 
-@click.command("solve")
+@click.command("solve", context_settings=NUMBERS_MAY_START_WITH_DASH)
 @game_argument
 @number_argument
 @deal_file_option

@@ -11,10 +11,10 @@ from solver.errors import GameNumberError, MoveSyntaxError
 from solver.movefile import parse_moves
 from solver.numbering import GameNumber
 
-from .common import BadInput, choose_deal, deal_file_option, game_argument, input_errors, number_argument, rules_option
+from .common import NUMBERS_MAY_START_WITH_DASH, BadInput, choose_deal, deal_file_option, game_argument, input_errors, number_argument, rules_option
 
 
-@click.command("verify")
+@click.command("verify", context_settings=NUMBERS_MAY_START_WITH_DASH)
 @game_argument
 @number_argument
 @deal_file_option

@@ -33,6 +33,9 @@ class GameNumber:
             if not 1 <= seed <= MS_MAX_SEED:
                 raise GameNumberError(f"bad game number {raw!r}: ms seeds run from 1 to {MS_MAX_SEED}")
             return cls(seed, True)
+        if raw.startswith("-"):
+            # A dash inside a number is a separator, as in PySolFC; a leading one is a sign.
+            raise GameNumberError(f"bad game number {raw!r}: game numbers are positive")
         cleaned = _SEPARATORS.sub("", raw)
         if cleaned[-1:] in ("L", "l"):
             cleaned = cleaned[:-1]

@@ -264,20 +264,22 @@ def test_bad_game_number_is_one_line_and_exit_2(command: str, number: str, says:
 
 
 @pytest.mark.parametrize("command", ["deal", "solve", "verify"])
-def test_negative_game_number_is_refused_with_exit_2(command: str, game_1_moves: Path) -> None:
-    # click takes `-3` for an unknown option; its usage error spans several lines.
+def test_negative_game_number_is_one_line_and_exit_2(command: str, game_1_moves: Path) -> None:
     result = run(command, "monte-carlo", "-3", *command_args(command, game_1_moves))
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert "-3" in result.stderr.strip().splitlines()[-1]
+    assert_bad_input(result, "bad game number", "'-3'", "positive")
 
 
 def test_minus_inside_a_game_number_is_a_separator_as_in_pysolfc() -> None:
-    # RULES: "remove whitespace and # - _ . ," -- so after `--`, "-3" is game 3, "1-0" game 10.
-    result = run("deal", "monte-carlo", "--json", "--", "-3")
-    assert result.exit_code == 0
-    assert json.loads(result.stdout)["game_number"] == "3"
+    # RULES: "remove whitespace and # - _ . ,"; a leading minus is a sign (docs/RULES.md).
     assert deal_json("1-0")["game_number"] == "10"
+
+
+def test_usage_errors_are_one_line() -> None:
+    for args in (("deal", "patience", "1"), ("solve", "monte-carlo", "1", "--node-limit", "0"), ("solve",)):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("command", ["deal", "solve", "verify"])

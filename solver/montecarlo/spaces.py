@@ -91,7 +91,7 @@ class SequenceSpace:
     empties; `moves` turns a line of steps back into primitive moves.
     """
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, start: Position | None = None) -> None:
         if table.rules.consolidation != SLIDE:
             raise ValueError(f"{table.rules.name} does not consolidate by sliding")
         self.table = table
@@ -100,9 +100,17 @@ class SequenceSpace:
         self.to_ranks = table.rank_of[:-1] + bytes(256 - len(table.deal))
         self.groups = _pair_groups(table.rules)
         self.split_phases = not table.rules.strict
+        self._start = self.state_of(start if start is not None else table.start())
+
+    def state_of(self, pos: Position) -> bytes:
+        """The state of a position that starts a phase (no gap before a card on the grid)."""
+        on_grid = [c for c in pos.cells if c != GAP]
+        if list(pos.cells[: len(on_grid)]) != on_grid:
+            raise ValueError("a phase starts with the grid closed up")
+        return bytes(on_grid) + bytes(range(pos.stock, len(self.table.deal)))
 
     def start(self) -> bytes:
-        return bytes(range(len(self.table.deal)))
+        return self._start
 
     def is_won(self, state: bytes) -> bool:
         return not state
@@ -158,7 +166,7 @@ class ColumnSpace:
     lost. tests/test_montecarlo_spaces.py checks this against the plain search.
     """
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, start: Position | None = None) -> None:
         if table.rules.consolidation != COLUMNS:
             raise ValueError(f"{table.rules.name} does not consolidate by columns")
         self.table = table
@@ -167,10 +175,21 @@ class ColumnSpace:
         self.to_ranks = table.rank_of[:-1] + bytes(256 - len(table.deal))
         self.groups = _pair_groups(table.rules)
         self.rank_list = [c.rank for c in table.deal]
+        self._start = self.state_of(start if start is not None else table.start())
+
+    def state_of(self, pos: Position) -> tuple[tuple[bytes, ...], int]:
+        """The state of a position that starts a phase (no gap above a card)."""
+        cols = self.rules.cols
+        columns = []
+        for c in range(cols):
+            column = [x for x in pos.cells[c::cols] if x != GAP]
+            if list(pos.cells[c::cols][: len(column)]) != column:
+                raise ValueError("a phase starts with every column closed up")
+            columns.append(bytes(column))
+        return tuple(columns), pos.stock
 
     def start(self) -> tuple[tuple[bytes, ...], int]:
-        size, cols = self.rules.cells, self.rules.cols
-        return tuple(bytes(range(c, size, cols)) for c in range(cols)), size
+        return self._start
 
     def is_won(self, state: tuple[tuple[bytes, ...], int]) -> bool:
         return state[1] == self.total and not any(state[0])

@@ -1,0 +1,88 @@
+"""The solver's Monte Carlo search spaces agree with the plain search over single moves.
+
+Each reduction the solver uses (phases, dropping split phases, the Weddings dead-rank cut
+and its end-game parts) is a claim; here the verdict of every space is compared with the
+plain space's on many positions small enough to search in full, and every win is replayed
+by the independent referee from the deal's first card.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from positions import cards_left, late_position, near_win_position
+from solver.deals import numbered_deal
+from solver.montecarlo import GAME
+from solver.numbering import GameNumber
+from solver.montecarlo.rules import RULE_SETS, SLIDE
+from solver.montecarlo.spaces import ColumnSpace, PhaseSpace, PlainSpace, SequenceSpace
+from solver.montecarlo.verify import referee
+from solver.search import LOST, WON, Limits, solve
+
+EXHAUSTIVE = Limits(max_states=None)
+SIZES = {"pysol": 36, "strict": 40, "5x4": 34, "thirteens": 30, "weddings": 32, "2decks": 44}
+
+
+def fast_space(table, pos):
+    """The space the solver itself uses for these rules."""
+    return SequenceSpace(table, pos) if table.rules.consolidation == SLIDE else ColumnSpace(table, pos)
+
+
+def positions(name: str):
+    """Random late positions, and positions near the winning lines of a few real deals."""
+    rules = RULE_SETS[name]
+    for seed in range(60):
+        yield late_position(rules, seed, SIZES[name] - seed % 12)
+    for game in (9, 13, 19, 20):
+        deal = tuple(numbered_deal(GameNumber.parse(str(game)), rules.decks))
+        win = GAME.solve(rules, deal, Limits(time_limit=10))
+        if win.verdict != WON:
+            continue
+        for seed in range(10):
+            yield near_win_position(rules, deal, win.moves, seed, SIZES[name] - 2 * seed)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_solver_spaces_agree_with_plain_search(name: str) -> None:
+    rules = RULE_SETS[name]
+    verdicts = {WON: 0, LOST: 0}
+    for seed, (table, pos, played) in enumerate(positions(name)):
+        plain = solve(PlainSpace(table, pos), EXHAUSTIVE)
+        for space in (PhaseSpace(table, pos), fast_space(table, pos)):
+            found = solve(space, EXHAUSTIVE)
+            assert found.verdict == plain.verdict, (name, seed, type(space).__name__)
+            if found.verdict == WON:
+                line = played + space.moves(found.steps)
+                assert referee(rules, table.deal, line).won, (name, seed, type(space).__name__)
+        verdicts[plain.verdict] += 1
+    # The comparison means something only if both verdicts come up.
+    assert verdicts[WON] >= 5 and verdicts[LOST] >= 5, verdicts
+
+
+def test_weddings_dead_positions_are_lost() -> None:
+    rules = RULE_SETS["weddings"]
+    dead_seen = 0
+    for seed in range(200):
+        table, pos, _ = late_position(rules, seed, 30 - seed % 20)
+        space = ColumnSpace(table, pos)
+        if space.dead(*space.start()):
+            dead_seen += 1
+            assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == LOST, seed
+    assert dead_seen >= 20
+
+
+def test_restarts_do_not_change_verdicts() -> None:
+    rules = RULE_SETS["pysol"]
+    for seed in range(40):
+        table, pos, _ = late_position(rules, seed, 40)
+        single = solve(SequenceSpace(table, pos), Limits(first_pass=None))
+        restarting = solve(SequenceSpace(table, pos), Limits(first_pass=1))
+        assert single.verdict == restarting.verdict
+
+
+def test_late_positions_are_what_they_claim() -> None:
+    rules = RULE_SETS["pysol"]
+    table, pos, played = late_position(rules, 3, 20)
+    assert cards_left(table, pos) <= 20
+    assert not table.can_consolidate(pos)
+    assert referee(rules, table.deal, played).moves_played == len(played)
