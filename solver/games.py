@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from .errors import RulesError
 from .game import Game
+from .matrimony import GAME as MATRIMONY
 from .montecarlo import GAME as MONTE_CARLO
 
-GAMES: dict[str, Game] = {g.name: g for g in (MONTE_CARLO,)}
+GAMES: dict[str, Game] = {g.name: g for g in (MONTE_CARLO, MATRIMONY)}
 
 
 def game_named(name: str) -> Game:

@@ -1,0 +1,147 @@
+"""The Matrimony rule sets, as values in one registry, and the geometry they fix.
+
+Cards inside the Matrimony modules are small integers, `code = 13*suit + rank - 1`
+(suits in PySolFC's order C, S, H, D; ranks A=1 .. K=13), so the two copies of a card share
+one code: which deck a card came from never matters once it is dealt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..cards import RANKS, SUIT_SYMBOLS, SUITS, Card
+from ..errors import RulesError
+
+CardCode = int  # 13*suit + rank - 1, 0..51
+PILES = 16
+FOUNDATION_CARDS = 13  # every foundation takes one card of each rank of its suit
+DECK = 104
+ROUNDS = 16  # redeal steps, piles 16, 15, ..., 1
+
+UP, DOWN = 1, -1
+CLUBS, SPADES, HEARTS, DIAMONDS = range(4)
+JACK, QUEEN, TEN = 11, 12, 10
+
+
+def code_of(card: Card) -> CardCode:
+    return 13 * card.suit + card.rank - 1
+
+
+def card_of(code: CardCode) -> Card:
+    return Card(code % 13 + 1, code // 13)
+
+
+@dataclass(frozen=True)
+class Foundation:
+    """A foundation: its suit, base rank, building direction, and whether it starts filled."""
+
+    suit: int
+    base: int  # the rank of its first card
+    step: int  # UP or DOWN, round the corner (K and A are consecutive)
+    filled: bool = False  # starts holding the deck-0 base card (J♦ and Q♦)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The 13 ranks in the order the foundation takes them."""
+        return tuple((self.base - 1 + self.step * k) % 13 + 1 for k in range(FOUNDATION_CARDS))
+
+    @property
+    def codes(self) -> tuple[CardCode, ...]:
+        """The 13 card codes in the order the foundation takes them."""
+        return tuple(13 * self.suit + r - 1 for r in self.ranks)
+
+    @property
+    def label(self) -> str:
+        """How a player names it: `J♥ down`, `Q♦ up`, `10♠ down`."""
+        return f"{Card(self.base, self.suit).pretty()} {'up' if self.step == UP else 'down'}"
+
+    @property
+    def ascii_label(self) -> str:
+        """The label with the suit as a letter: `JH down`, `10S down`."""
+        rank = "10" if self.base == TEN else RANKS[self.base - 1]
+        return f"{rank}{SUITS[self.suit]} {'up' if self.step == UP else 'down'}"
+
+
+@dataclass(frozen=True)
+class MatrimonyRules:
+    """One Matrimony rule set: its foundations and when a player may deal, redeal and shift."""
+
+    name: str
+    title: str
+    foundations: tuple[Foundation, ...]
+    forced_steps: bool  # deal and redeal only when no card can be played (Arnold)
+    shifts: bool  # a foundation's top card may move to another foundation (PySolFC)
+
+    @cached_property
+    def takes(self) -> tuple[tuple[CardCode, ...], ...]:
+        """takes[f][k]: the card code foundation f takes as its (k+1)-th card."""
+        return tuple(f.codes for f in self.foundations)
+
+    @cached_property
+    def wanted_by(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """wanted_by[code]: every (foundation, count) at which that foundation takes `code`."""
+        out: list[list[tuple[int, int]]] = [[] for _ in range(52)]
+        for f, codes in enumerate(self.takes):
+            for k, code in enumerate(codes):
+                out[code].append((f, k))
+        return tuple(tuple(x) for x in out)
+
+    @cached_property
+    def twins(self) -> tuple[tuple[int, int], ...]:
+        """Pairs of foundations with the same suit, base and direction: interchangeable."""
+        fs = self.foundations
+        return tuple(
+            (a, b)
+            for a in range(len(fs))
+            for b in range(a + 1, len(fs))
+            if (fs[a].suit, fs[a].base, fs[a].step) == (fs[b].suit, fs[b].base, fs[b].step)
+        )
+
+    @cached_property
+    def of_suit(self) -> tuple[tuple[int, ...], ...]:
+        """The foundations of each suit."""
+        return tuple(tuple(f for f, x in enumerate(self.foundations) if x.suit == s) for s in range(4))
+
+    @cached_property
+    def start_counts(self) -> tuple[int, ...]:
+        """Cards on each foundation before the first play."""
+        return tuple(int(f.filled) for f in self.foundations)
+
+
+ARNOLD_FOUNDATIONS = (
+    Foundation(DIAMONDS, QUEEN, UP, filled=True),
+    Foundation(DIAMONDS, JACK, DOWN, filled=True),
+    Foundation(HEARTS, JACK, DOWN),
+    Foundation(HEARTS, JACK, DOWN),
+    Foundation(SPADES, TEN, DOWN),
+    Foundation(SPADES, TEN, DOWN),
+    Foundation(CLUBS, TEN, DOWN),
+    Foundation(CLUBS, TEN, DOWN),
+)
+# PySolFC's own order: the four Jacks building down, then the four Queens building up.
+PYSOL_FOUNDATIONS = tuple(Foundation(s, JACK, DOWN, filled=s == DIAMONDS) for s in range(4)) + tuple(
+    Foundation(s, QUEEN, UP, filled=s == DIAMONDS) for s in range(4)
+)
+
+RULE_SETS: dict[str, MatrimonyRules] = {
+    r.name: r
+    for r in (
+        MatrimonyRules(
+            "arnold", "Matrimony (Peter Arnold)", ARNOLD_FOUNDATIONS, forced_steps=True, shifts=False
+        ),
+        MatrimonyRules("pysol", "Matrimony (PySolFC)", PYSOL_FOUNDATIONS, forced_steps=False, shifts=True),
+    )
+}
+DEFAULT_RULES = "arnold"
+
+
+def rules_named(name: str) -> MatrimonyRules:
+    """The rule set called `name`, or a RulesError listing the known ones."""
+    try:
+        return RULE_SETS[name]
+    except KeyError:
+        raise RulesError(f"unknown Matrimony rules {name!r}; choose one of {', '.join(RULE_SETS)}") from None
+
+
+SUIT_LETTERS = {SUIT_SYMBOLS[s]: s for s in SUITS}  # ♥ -> H, for reading labels back

@@ -1,0 +1,175 @@
+"""The independent Matrimony referee, by hand-worked positions, and cross-checked against the
+move generator (`play.py`) over random games: both must agree on every position and on every
+move's legality, and no card is ever lost or doubled.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.cards import Card, full_deck
+from solver.errors import DealError, IllegalMoveError
+from solver.matrimony.deal import numbered_deal
+from solver.matrimony.moves import Deal, Play, Redeal, Shift
+from solver.matrimony.play import Position, Table
+from solver.matrimony.rules import RULE_SETS, card_of
+from solver.matrimony.verify import Table as RefTable
+from solver.matrimony.verify import apply, deal_table, problem_with, referee
+from solver.numbering import GameNumber
+
+ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
+C = Card.parse
+GAME_1 = numbered_deal(GameNumber.parse("1"))  # piles 3D 5H JC KH 5S 5H KC KC 8D AS 8C 6C 6H TC 8D 4C
+
+
+def table_with(rules, piles: list[str], foundations: list[str], stock: str = "", redeals: int = 0) -> RefTable:
+    """A referee position from text: piles bottom card first, foundations as their cards."""
+    return RefTable(
+        tuple(tuple(C(x) for x in p.split()) for p in piles),
+        tuple(tuple(C(x) for x in f.split()) for f in foundations),
+        tuple(C(x) for x in stock.split()),
+        redeals,
+    )
+
+
+def test_opening_position_of_game_1() -> None:
+    table = deal_table(ARNOLD, GAME_1)
+    assert [str(p[0]) for p in table.piles] == "3D 5H JC KH 5S 5H KC KC 8D AS 8C 6C 6H TC 8D 4C".split()
+    assert table.foundations == ((C("QD"),), (C("JD"),), (), (), (), (), (), ())
+    assert len(table.stock) == 86 and str(table.stock[0]) == "JS"
+    pysol = deal_table(PYSOL, GAME_1)
+    assert pysol.foundations[3] == (C("JD"),) and pysol.foundations[7] == (C("QD"),)
+
+
+def test_deal_must_be_two_packs() -> None:
+    with pytest.raises(DealError, match="104"):
+        deal_table(ARNOLD, full_deck(1))
+    with pytest.raises(DealError, match="3 of"):
+        deal_table(ARNOLD, full_deck(2)[:-1] + [C("AC")])
+
+
+def test_game_1_arnold_opening_moves() -> None:
+    # No pile top goes to a foundation at first (QD wants KD, JD wants TD, the rest want JH/TS/TC):
+    # pile 14 holds TC, which the empty 10♣ foundations take.
+    table = deal_table(ARNOLD, GAME_1)
+    assert problem_with(ARNOLD, table, Play(13, C("TC"), 6)) == ""
+    assert problem_with(ARNOLD, table, Play(13, C("TC"), 7)) == ""
+    assert "a card can still be played" in problem_with(ARNOLD, table, Deal())
+    assert "takes JH next" in problem_with(ARNOLD, table, Play(13, C("TC"), 2))
+    assert "top card of pile 14 is TC, not 9C" in problem_with(ARNOLD, table, Play(13, C("9C"), 6))
+    assert "stock still holds" in problem_with(ARNOLD, table, Redeal(15))
+    assert "never move again" in problem_with(ARNOLD, table, Shift(0, 1, C("QD")))
+    table = apply(ARNOLD, table, Play(13, C("TC"), 6))
+    assert table.piles[13] == () and table.foundations[6] == (C("TC"),)
+    assert problem_with(ARNOLD, table, Deal()) == ""
+    dealt = apply(ARNOLD, table, Deal())
+    assert [len(p) for p in dealt.piles] == [2] * 13 + [1] + [2] * 2
+    assert dealt.piles[0] == (C("3D"), C("JS")) and dealt.piles[13] == (C("7D"),)
+    with pytest.raises(IllegalMoveError):
+        apply(ARNOLD, table, Redeal(15))
+
+
+def test_pysol_deals_at_any_time() -> None:
+    table = deal_table(PYSOL, GAME_1)
+    assert problem_with(PYSOL, table, Deal()) == ""
+
+
+def test_redeal_goes_bottom_card_first_back_onto_the_same_pile() -> None:
+    piles = [""] * 16
+    piles[15] = "AC 2C 3C"
+    piles[0] = "9H"
+    table = table_with(ARNOLD, piles, [""] * 8)
+    after = apply(ARNOLD, table, Redeal(15))
+    assert after.piles[15] == (C("AC"),)
+    assert after.piles[0] == (C("9H"), C("2C"))
+    assert after.piles[1] == (C("3C"),)
+    assert after.redeals == 1
+    assert "pile 15's turn" in problem_with(ARNOLD, after, Redeal(15))
+    assert problem_with(ARNOLD, after, Redeal(14)) == ""
+
+
+def test_long_pile_wraps_round_onto_itself() -> None:
+    piles = [""] * 16
+    piles[14] = " ".join(str(card_of(c)) for c in range(18))  # AC .. 5S, 18 cards
+    after = apply(ARNOLD, table_with(ARNOLD, piles, [""] * 8, redeals=1), Redeal(14))
+    assert after.piles[14] == (C("AC"), C("4S"))  # the 1st and the 17th card
+    assert after.piles[15] == (C("2C"), C("5S"))
+    assert after.piles[0] == (C("3C"),)
+
+
+def test_redeals_run_out() -> None:
+    table = table_with(PYSOL, [""] * 16, [""] * 8, redeals=16)
+    assert "all 16 redeals" in problem_with(PYSOL, table, Redeal(0))
+
+
+def test_pysol_shift_needs_thirteen_cards_between_the_two() -> None:
+    # J♠ down holds J..8, Q♠ up holds Q..7: 13 cards; 8S may shift up, 7S may shift down.
+    jdown = "JS TS 9S 8S"
+    qup = "QS KS AS 2S 3S 4S 5S 6S 7S"
+    foundations = ["", jdown, "", "", "", qup, "", ""]
+    table = table_with(PYSOL, [""] * 16, foundations)
+    assert problem_with(PYSOL, table, Shift(1, 5, C("8S"))) == ""
+    assert problem_with(PYSOL, table, Shift(5, 1, C("7S"))) == ""
+    assert "is 8S, not 7S" in problem_with(PYSOL, table, Shift(1, 5, C("7S")))
+    piles = ["9S"] + [""] * 15
+    assert "takes 8S next, not 9S" in problem_with(PYSOL, table_with(PYSOL, piles, foundations), Play(0, C("9S"), 5))
+    full_up = table_with(PYSOL, ["2S"] + [""] * 15, ["", "", "", "", "", "QS KS AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS", "", ""])
+    assert problem_with(PYSOL, full_up, Shift(5, 1, C("JS"))) == ""  # onto the empty J♠ down
+    assert "complete" in problem_with(PYSOL, full_up, Play(0, C("2S"), 5))
+
+
+def test_referee_names_the_first_bad_move() -> None:
+    verdict = referee(ARNOLD, GAME_1, [Play(13, C("TC"), 6), Play(13, C("TC"), 7)])
+    assert not verdict.won and verdict.moves_played == 1
+    assert verdict.problem.startswith("move 2 (pile 14: TC to F8 (10♣ down)): pile 14 is empty")
+    short = referee(ARNOLD, GAME_1, [Play(13, C("TC"), 6)])
+    assert short.problem == "the only move is legal but 101 cards are not on the foundations"
+
+
+# --- the referee against the move generator ------------------------------------------------
+
+
+def same_position(table: Table, pos: Position, ref: RefTable) -> None:
+    assert [bytes(x.rank - 1 + 13 * x.suit for x in p) for p in ref.piles] == list(pos.piles)
+    assert [len(f) for f in ref.foundations] == list(pos.foundations)
+    assert list(ref.stock) == list(table.deal[pos.stock :])
+    assert ref.redeals == pos.rounds
+    every = [c for p in ref.piles for c in p] + [c for f in ref.foundations for c in f] + list(ref.stock)
+    assert Counter(every) == Counter(full_deck(2))
+
+
+def candidate_moves(pos: Position) -> list:
+    """Many moves, legal and not, to ask both sides about."""
+    out: list = [Deal(), *(Redeal(p) for p in range(16))]
+    for p in range(16):
+        for f in range(8):
+            for code in set(pos.piles[p][-1:]) | {0, 24}:
+                out.append(Play(p, card_of(code), f))
+    for f in range(8):
+        for g in range(8):
+            out.append(Shift(f, g, card_of(13 * 3 + 10)))
+            out.append(Shift(f, g, card_of(13 * 1 + 7)))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_referee_and_move_generator_agree_over_random_games(name: str) -> None:
+    rules = RULE_SETS[name]
+    rng = random.Random(7)
+    for game in range(1, 9):
+        deal = numbered_deal(GameNumber.parse(str(game)))
+        table, ref = Table(rules, deal), deal_table(rules, deal)
+        pos = table.start()
+        for _ in range(400):
+            same_position(table, pos, ref)
+            legal = table.legal_moves(pos)
+            for move in candidate_moves(pos) + legal:
+                assert (problem_with(rules, ref, move) == "") == (move in legal), (game, move)
+            if not legal:
+                break
+            plays = [m for m in legal if isinstance(m, (Play, Shift))]
+            move = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(legal)
+            pos, ref = table.apply(pos, move), apply(rules, ref, move)
