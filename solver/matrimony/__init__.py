@@ -14,7 +14,7 @@ from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
-from .spaces import PlainSpace
+from .spaces import ArnoldSpace, PlainSpace
 
 
 class Matrimony:
@@ -37,9 +37,10 @@ class Matrimony:
             raise DealError(f"Matrimony needs 104 cards, got {len(cards)}")
         return hooked(cards)
 
-    def space(self, rules: MatrimonyRules, cards: Sequence[Card]) -> PlainSpace:
+    def space(self, rules: MatrimonyRules, cards: Sequence[Card]) -> ArnoldSpace | PlainSpace:
         """The search space the solver uses for these rules."""
-        return PlainSpace(Table(rules, tuple(cards)))
+        table = Table(rules, tuple(cards))
+        return ArnoldSpace(table) if rules.forced_steps else PlainSpace(table)
 
     def solve(self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits) -> Solution:
         space = self.space(rules, cards)
