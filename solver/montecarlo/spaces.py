@@ -159,11 +159,13 @@ class ColumnSpace:
     down with no gap above a card, and the deal index of the stock's top card. The key is
     the columns' ranks and the stock's place.
 
-    Dead positions are cut (`dead`): a card never leaves its column, and two cards can only
-    be removed together while they touch, so in columns at most one apart. A rank whose cards
-    on the grid cannot be paired off that way, except for as many as there are cards of that
-    rank still in the stock (which may land anywhere), can never be cleared: the position is
-    lost. tests/test_montecarlo_spaces.py checks this against the plain search.
+    Dead positions are never offered (`dead`): a card never leaves its column, and two cards
+    can only be removed together while they touch, so in columns at most one apart. A rank
+    whose cards on the grid cannot be paired off that way, except for as many as there are
+    cards of that rank still in the stock (which may land anywhere), can never be cleared; and
+    a card that cannot come to touch any partner even if everything else that might go went
+    first (`_stuck`) can never be removed. Either way the position is lost.
+    tests/test_montecarlo_spaces.py checks both against the plain search.
     """
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
@@ -206,17 +208,42 @@ class ColumnSpace:
 
     def successors(self, state: tuple[tuple[bytes, ...], int]) -> Iterator[tuple[CellPairs, tuple]]:
         columns, stock = state
-        if self.dead(columns, stock):
-            return
-        cols = self.rules.cols
-        ranks = bytes(self.to_ranks[c] if c != GAP else 0 for c in self.grid(state))
+        if state is self._start and self.dead(columns, stock):
+            return  # later states are checked before they are offered
+        cols, rank_list = self.rules.cols, self.rank_list
+        grid = self.grid(state)
+        ranks = bytes(self.to_ranks[c] if c != GAP else 0 for c in grid)
         if stock == self.total:
             ranks = self._first_part(ranks)
+        where: dict[int, list[int]] = {}
+        for c, col in enumerate(columns):
+            for x in col:
+                where.setdefault(rank_list[x], []).append(c)
+        spare: dict[int, int] = {}
+        for x in range(stock, self.total):
+            spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
         for _, mask, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
             if stock == self.total and len(pairs) > 1 and not self.rules.strict and _splits(self.rules, pairs, self._column_shift):
                 continue
             kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(columns)]
-            yield pairs, self._fill(kept, stock)
+            child = self._fill(kept, stock)
+            # The parent passed `_unpairable`; only the ranks this phase removed or dealt can fail it now.
+            gone: dict[int, list[int]] = {}
+            for a, b in pairs:
+                for cell in (a, b):
+                    gone.setdefault(rank_list[grid[cell]], []).append(cell % cols)
+            came: dict[int, list[int]] = {}
+            for c, col in enumerate(child[0]):
+                for x in col[len(kept[c]) :]:
+                    came.setdefault(rank_list[x], []).append(c)
+            if any(
+                _newly_unpairable(where.get(rank, []), gone.get(rank, ()), came.get(rank, ()), spare.get(rank, 0))
+                for rank in gone.keys() | came.keys()
+            ):
+                continue
+            if self._stuck(*child):
+                continue
+            yield pairs, child
 
     def _first_part(self, ranks: bytes) -> bytes:
         """Once the stock is empty: the ranks of the first independent part only (0 elsewhere).
@@ -245,6 +272,7 @@ class ColumnSpace:
 
     def _fill(self, columns: list[bytes], stock: int) -> tuple[tuple[bytes, ...], int]:
         """Deal from the stock into the gaps, row by row, left to right."""
+        columns = list(columns)
         for r in range(self.rules.rows):
             for c, col in enumerate(columns):
                 if stock < self.total and len(col) == r:
@@ -258,7 +286,11 @@ class ColumnSpace:
         return cell - cols * sum(1 for x in removed if x % cols == cell % cols and x < cell)
 
     def dead(self, columns: tuple[bytes, ...], stock: int) -> bool:
-        """Whether some rank can never be cleared (see the class docstring)."""
+        """Whether the position is lost for one of the reasons in the class docstring."""
+        return self._unpairable(columns, stock) or self._stuck(columns, stock)
+
+    def _unpairable(self, columns: tuple[bytes, ...], stock: int) -> bool:
+        """Whether some rank's cards on the grid cannot be paired off by columns."""
         rank_list = self.rank_list
         where: dict[int, list[int]] = {}
         for c, col in enumerate(columns):
@@ -268,6 +300,75 @@ class ColumnSpace:
         for x in range(stock, self.total):
             spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
         return any(len(cs) - 2 * _column_matching(tuple(cs)) > spare.get(rank, 0) for rank, cs in where.items())
+
+    def _stuck(self, columns: tuple[bytes, ...], stock: int) -> bool:
+        """Whether some card on the grid can never be removed, even granting every doubt.
+
+        A card's row only falls, by one for each card removed above it in its column, and a
+        card dealt later lands at the bottom of a column, below every card there, and can
+        rise only as far as the cards above it go. `free` over-estimates the cards that can
+        ever be removed; it grows until nothing changes:
+        - both cards of a possible pair on the grid, once they could come to touch if every
+          card already in `free` were removed when convenient: in one column, every card
+          between them is in `free`; in neighbouring columns, the ranges of rows each can
+          reach (its row, down to its row less the `free` cards above it) come within one;
+        - a card whose rank still has a copy in the stock, once that copy could land
+          touching it: a neighbouring column's cards outside `free` (which stay above the
+          newcomer) are at most one more than the card's row, or every card below it in its
+          own column is in `free`.
+        A card outside `free` can never be removed, so the position is lost.
+        """
+        rank_list, in_stock = self.rank_list, set(self.rank_list[x] for x in range(stock, self.total))
+        cards = [(rank_list[x], c, r) for c, col in enumerate(columns) for r, x in enumerate(col)]
+        by_rank: dict[int, list[int]] = {}
+        for i, (rank, _, _) in enumerate(cards):
+            by_rank.setdefault(rank, []).append(i)
+        pairs = [
+            (i, j)
+            for same in by_rank.values()
+            for n, i in enumerate(same)
+            for j in same[n + 1 :]
+            if abs(cards[i][1] - cards[j][1]) <= 1
+        ]
+        waiting_for_stock = [i for i, (rank, _, _) in enumerate(cards) if rank in in_stock]
+        if len({cards[i][0] for pair in pairs for i in pair} | in_stock) < len(by_rank):
+            return True  # a rank with no copy in the stock and no possible pair on the grid
+        first = [0] * (len(columns) + 1)  # index in `cards` of each column's top card
+        for c, col in enumerate(columns):
+            first[c + 1] = first[c] + len(col)
+        cols, bottom = len(columns), self.rules.rows - 1
+        free = [False] * len(cards)
+        changed = True
+        while changed:
+            changed, still = False, []
+            for i in waiting_for_stock:
+                _, c, r = cards[i]
+                lands_near = any(
+                    0 <= d < cols and (first[d + 1] - first[d]) - sum(free[first[d] : first[d + 1]]) <= min(r + 1, bottom)
+                    for d in (c - 1, c + 1)
+                ) or (r < bottom and all(free[i + 1 : first[c + 1]]))
+                if lands_near:
+                    free[i] = changed = True
+                else:
+                    still.append(i)
+            waiting_for_stock, waiting = still, []
+            for i, j in pairs:
+                if free[i] and free[j]:
+                    continue
+                _, ci, ri = cards[i]
+                _, cj, rj = cards[j]
+                if ci == cj:
+                    can_touch = all(free[first[ci] + r] for r in range(min(ri, rj) + 1, max(ri, rj)))
+                else:
+                    low_i = ri - sum(free[first[ci] : first[ci] + ri])
+                    low_j = rj - sum(free[first[cj] : first[cj] + rj])
+                    can_touch = low_i <= rj + 1 and low_j <= ri + 1
+                if can_touch:
+                    free[i] = free[j] = changed = True
+                else:
+                    waiting.append((i, j))
+            pairs = waiting
+        return not all(free)
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
         table, state, out = self.table, self.start(), []
@@ -284,6 +385,15 @@ class ColumnSpace:
             kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(state[0])]
             state = self._fill(kept, state[1])
         return out
+
+
+def _newly_unpairable(columns: list[int], gone: Sequence[int], came: Sequence[int], spare: int) -> bool:
+    """The `_unpairable` test for one rank after a phase removed `gone` and dealt `came`."""
+    now = list(columns)
+    for c in gone:
+        now.remove(c)
+    now.extend(came)
+    return len(now) - 2 * _column_matching(tuple(sorted(now))) > spare - len(came)
 
 
 @lru_cache(maxsize=None)
