@@ -14,7 +14,8 @@ from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
-from .spaces import ArnoldSpace, PlainSpace
+from .arnold_space import ArnoldSpace
+from .spaces import PlainSpace
 
 
 class Matrimony:
