@@ -225,25 +225,39 @@ class ColumnSpace:
         for _, mask, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
             if stock == self.total and len(pairs) > 1 and not self.rules.strict and _splits(self.rules, pairs, self._column_shift):
                 continue
-            kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(columns)]
-            child = self._fill(kept, stock)
-            # The parent passed `_unpairable`; only the ranks this phase removed or dealt can fail it now.
+            # The parent passed `_unpairable`; only the ranks this phase removes or deals can
+            # fail it now. Check them before building the child: most phases fail here.
             gone: dict[int, list[int]] = {}
+            heights = [len(col) for col in columns]
             for a, b in pairs:
                 for cell in (a, b):
                     gone.setdefault(rank_list[grid[cell]], []).append(cell % cols)
+                    heights[cell % cols] -= 1
             came: dict[int, list[int]] = {}
-            for c, col in enumerate(child[0]):
-                for x in col[len(kept[c]) :]:
-                    came.setdefault(rank_list[x], []).append(c)
+            for c, top in self._landings(heights, stock):
+                came.setdefault(rank_list[top], []).append(c)
             if any(
                 _newly_unpairable(where.get(rank, []), gone.get(rank, ()), came.get(rank, ()), spare.get(rank, 0))
                 for rank in gone.keys() | came.keys()
             ):
                 continue
+            kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(columns)]
+            child = self._fill(kept, stock)
             if self._stuck(*child):
                 continue
             yield pairs, child
+
+    def _landings(self, heights: list[int], stock: int) -> list[tuple[int, int]]:
+        """(column, deal index) of each card the fill deals onto columns of these heights."""
+        out = []
+        heights = list(heights)
+        for r in range(self.rules.rows):
+            for c, h in enumerate(heights):
+                if h == r and stock < self.total:
+                    out.append((c, stock))
+                    heights[c] += 1
+                    stock += 1
+        return out
 
     def _first_part(self, ranks: bytes) -> bytes:
         """Once the stock is empty: the ranks of the first independent part only (0 elsewhere).
