@@ -8,8 +8,10 @@ import click
 
 from solver import __version__
 
+from .batch_cmd import batch_command
 from .deal_cmd import deal_command
 from .solve_cmd import solve_command
+from .stats_cmd import stats_command
 from .verify_cmd import verify_command
 
 
@@ -45,3 +47,5 @@ def cli() -> None:
 cli.add_command(deal_command)
 cli.add_command(solve_command)
 cli.add_command(verify_command)
+cli.add_command(batch_command)
+cli.add_command(stats_command)

@@ -1,0 +1,44 @@
+"""`wedlock stats`: win rates of results files."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from solver.batch import read_results
+from solver.stats import summarize
+
+from .common import input_errors, json_option
+
+
+@click.command("stats")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@json_option
+@input_errors
+def stats_command(files: tuple[str, ...], as_json: bool) -> None:
+    """Summarize results files: per game and rule set, the win rate and its 95% interval.
+
+    The interval is Wilson's, with unknown deals counted as lost for the lower bound and
+    as won for the upper bound. A game number seen twice counts once.
+
+    Example: wedlock stats mc.jsonl
+    """
+    records, seen = [], set()
+    for path in files:
+        for record in read_results(path):
+            key = (record["game"], record["rules"], record["game_number"])
+            if key not in seen:
+                seen.add(key)
+                records.append(record)
+    summaries = summarize(records)
+    if as_json:
+        click.echo(json.dumps([s.as_dict() for s in summaries]))
+        return
+    click.echo("| game | rules | deals | won | lost | unknown | win rate | 95% interval | median s | worst s |")
+    click.echo("|---|---|---|---|---|---|---|---|---|---|")
+    for s in summaries:
+        click.echo(
+            f"| {s.game} | {s.rules} | {s.deals} | {s.won} | {s.lost} | {s.unknown} | {100 * s.win_rate:.2f}% "
+            f"| {100 * s.low:.2f}% - {100 * s.high:.2f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} |"
+        )

@@ -1,0 +1,169 @@
+"""Classifying ranges of game numbers: ranges, result records and the results file.
+
+A results file holds one JSON object a line, one line per game number:
+`{"game","rules","game_number","verdict","moves","states","seconds","version"}`, where
+`moves` is the length of the winning line (0 when not won); `solution` (the move list) is
+added on request. Lines are appended as deals finish, each with a single write, so a
+killed batch leaves at worst one torn last line, which `read_results` cuts off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from . import __version__
+from .errors import WedlockError
+from .game import rules_of
+from .games import game_named
+from .numbering import GameNumber
+from .search import Limits
+
+RECORD_KEYS = ("game", "rules", "game_number", "verdict", "moves", "states", "seconds", "version")
+VERDICTS = ("won", "lost", "unknown")
+
+
+class RangeError(WedlockError):
+    """A RANGE argument could not be read."""
+
+
+class ResultsFileError(WedlockError):
+    """A results file holds a line that is not a result record."""
+
+
+def parse_range(text: str) -> list[str]:
+    """Game numbers from `A-B` (inclusive), `A,B,C`, or `@FILE` (one number a line), in order."""
+    text = text.strip()
+    if text.startswith("@"):
+        path = text[1:]
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise RangeError(f"cannot read {path!r}: {getattr(err, 'strerror', None) or err}") from None
+        items = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, 1)]
+        return _unique([_number(item, f"{path} line {n}") for n, item in items if item])
+    if "," in text:
+        return _unique([_number(item, "the list") for item in text.split(",")])
+    first, dash, last = text.partition("-")
+    if not dash:
+        return [_number(text, "the range")]
+    a, b = GameNumber.parse(first), GameNumber.parse(last)
+    if a.microsoft != b.microsoft and (a.seed >= 32000 or b.seed >= 32000) or a.seed > b.seed:
+        raise RangeError(f"bad range {text!r}: write A-B with A <= B")
+    if b.seed - a.seed >= 10**9:
+        raise RangeError(f"bad range {text!r}: more than a billion deals")
+    prefix = "ms" if a.microsoft and a.seed >= 32000 else ""
+    return [f"{prefix}{n}" for n in range(a.seed, b.seed + 1)]
+
+
+def _number(text: str, where: str) -> str:
+    try:
+        return str(GameNumber.parse(text))
+    except WedlockError as err:
+        raise RangeError(f"{where}: {err}") from None
+
+
+def _unique(numbers: list[str]) -> list[str]:
+    return list(dict.fromkeys(numbers))
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every deal of a batch shares."""
+
+    game: str
+    rules: str
+    limits: Limits
+    solutions: bool = False
+
+
+def solve_number(job: Job, number: str) -> dict[str, Any]:
+    """Deal and solve one game number; the result record."""
+    game = game_named(job.game)
+    rules = rules_of(game, job.rules)
+    cards = game.numbered_deal(rules, number)
+    solution = game.solve(rules, cards, job.limits)
+    record: dict[str, Any] = {
+        "game": game.name,
+        "rules": rules.name,
+        "game_number": number,
+        "verdict": solution.verdict,
+        "moves": len(solution.moves),
+        "states": solution.states,
+        "seconds": round(solution.seconds, 4),
+        "version": __version__,
+    }
+    if job.solutions and solution.verdict == "won":
+        record["solution"] = [game.move_json(m) for m in solution.moves]
+    return record
+
+
+def solve_chunk(job: Job, numbers: Sequence[str]) -> list[dict[str, Any]]:
+    """Solve several game numbers in one worker call (fewer round trips for fast deals)."""
+    return [solve_number(job, n) for n in numbers]
+
+
+def chunks(numbers: Sequence[str], size: int) -> Iterator[list[str]]:
+    for i in range(0, len(numbers), size):
+        yield list(numbers[i : i + size])
+
+
+def check_record(obj: Any, where: str) -> dict[str, Any]:
+    """The record itself, or a ResultsFileError saying what is wrong with it."""
+    if not isinstance(obj, dict) or any(k not in obj for k in RECORD_KEYS):
+        raise ResultsFileError(f"{where}: not a wedlock result (needs {', '.join(RECORD_KEYS)})")
+    if obj["verdict"] not in VERDICTS:
+        raise ResultsFileError(f"{where}: unknown verdict {obj['verdict']!r}")
+    if not isinstance(obj["seconds"], (int, float)) or not isinstance(obj["game_number"], str):
+        raise ResultsFileError(f"{where}: game_number must be text and seconds a number")
+    return obj
+
+
+def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]:
+    """The records of a results file. A torn last line (no newline at its end) is dropped,
+    and with `repair` cut from the file; any other bad line is a ResultsFileError."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise ResultsFileError(f"cannot read {str(path)!r}: {err.strerror}") from None
+    complete = data.rfind(b"\n") + 1
+    if complete < len(data) and repair:
+        with open(path, "r+b") as f:
+            f.truncate(complete)
+    records = []
+    for n, raw in enumerate(data[:complete].splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ResultsFileError(f"{path}: line {n} is not JSON") from None
+        records.append(check_record(obj, f"{path}: line {n}"))
+    return records
+
+
+class ResultsWriter:
+    """Appends records to a file (or a stream), one whole line per write."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.stream.write(json.dumps(record) + "\n")
+        self.stream.flush()
+
+
+def pending_numbers(numbers: Iterable[str], done: Iterable[dict[str, Any]], game: str, rules: str) -> list[str]:
+    """The numbers of `numbers` with no record yet for this game and rule set."""
+    seen = {r["game_number"] for r in done if r["game"] == game and r["rules"] == rules}
+    return [n for n in numbers if n not in seen]
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -1,0 +1,71 @@
+"""Summaries of results files: win rates with honest intervals."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    denominator = 1 + z * z / n
+    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One game and rule set: counts, win rate and its interval, time per deal."""
+
+    game: str
+    rules: str
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    win_rate: float  # won / deals
+    low: float  # Wilson lower bound, unknown counted as lost
+    high: float  # Wilson upper bound, unknown counted as won
+    median_seconds: float
+    worst_seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
+    """One Summary per (game, rules), in first-seen order."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        groups.setdefault((r["game"], r["rules"]), []).append(r)
+    out = []
+    for (game, rules), rs in groups.items():
+        n = len(rs)
+        won = sum(r["verdict"] == "won" for r in rs)
+        lost = sum(r["verdict"] == "lost" for r in rs)
+        unknown = n - won - lost
+        seconds = [float(r["seconds"]) for r in rs]
+        out.append(
+            Summary(
+                game,
+                rules,
+                n,
+                won,
+                lost,
+                unknown,
+                won / n,
+                wilson(won, n)[0],
+                wilson(won + unknown, n)[1],
+                statistics.median(seconds),
+                max(seconds),
+            )
+        )
+    return out
