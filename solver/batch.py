@@ -50,13 +50,17 @@ def parse_range(text: str) -> list[str]:
     first, dash, last = text.partition("-")
     if not dash:
         return [_number(text, "the range")]
-    a, b = GameNumber.parse(first), GameNumber.parse(last)
-    if a.microsoft != b.microsoft and (a.seed >= 32000 or b.seed >= 32000) or a.seed > b.seed:
+    forms = {part.strip().lower().startswith("ms") for part in (first, last)}
+    if "-" in last or len(forms) != 1:
+        raise RangeError(f"bad range {text!r}: write A-B (both plain numbers or both msN)")
+    a, b = (GameNumber.parse(part) for part in (first, last))
+    if a.seed > b.seed:
         raise RangeError(f"bad range {text!r}: write A-B with A <= B")
     if b.seed - a.seed >= 10**9:
         raise RangeError(f"bad range {text!r}: more than a billion deals")
-    prefix = "ms" if a.microsoft and a.seed >= 32000 else ""
-    return [f"{prefix}{n}" for n in range(a.seed, b.seed + 1)]
+    if forms == {True}:
+        return [str(GameNumber(n, True)) for n in range(a.seed, b.seed + 1)]
+    return [str(n) for n in range(a.seed, b.seed + 1)]
 
 
 def _number(text: str, where: str) -> str:

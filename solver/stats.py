@@ -18,7 +18,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = p + z * z / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     denominator = 1 + z * z / n
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    low = 0.0 if successes == 0 else max(0.0, (centre - spread) / denominator)
+    high = 1.0 if successes == n else min(1.0, (centre + spread) / denominator)
+    return low, high
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,5 @@
+"""`python -m cli` runs the wedlock command."""
+
+from .main import cli
+
+cli()

@@ -1,0 +1,179 @@
+"""Batch classification and stats: ranges, resume after a kill, torn lines, Wilson intervals, Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cli.main import cli
+from solver.batch import RECORD_KEYS, RangeError, ResultsFileError, parse_range, read_results
+from solver.stats import wilson
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def lines_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@given(st.integers(1, 31000), st.integers(0, 60))
+def test_range_a_to_b_is_inclusive(a: int, span: int) -> None:
+    assert parse_range(f"{a}-{a + span}") == [str(n) for n in range(a, a + span + 1)]
+
+
+def test_range_forms(tmp_path: Path) -> None:
+    listed = tmp_path / "numbers.txt"
+    listed.write_text("5\n# a comment\n\n7\n5\nms40000\n")
+    assert parse_range("3,1,2") == ["3", "1", "2"]
+    assert parse_range(f"@{listed}") == ["5", "7", "ms40000"]
+    assert parse_range("31998-32001") == ["31998", "31999", "32000", "32001"]
+    assert parse_range("9") == ["9"]
+
+
+@pytest.mark.parametrize("text", ["5-3", "0-3", "a-b", "1,x", "@/no/such/file", "1-2-3", "ms0"])
+def test_bad_ranges(text: str) -> None:
+    with pytest.raises((RangeError, ValueError)):
+        parse_range(text)
+
+
+def test_batch_writes_one_record_per_deal(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    result = run("batch", "monte-carlo", "1-30", "--out", str(out), "--jobs", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+    records = lines_of(out)
+    assert sorted(int(r["game_number"]) for r in records) == list(range(1, 31))
+    for r in records:
+        assert set(r) == set(RECORD_KEYS)
+        assert (r["verdict"] == "won") == (r["moves"] > 0)
+    single = run("batch", "monte-carlo", "1-30", "--jobs", "1", "--quiet")
+    assert sorted(single.stdout.splitlines()) != []
+    by_number = {r["game_number"]: r["verdict"] for r in map(json.loads, single.stdout.splitlines())}
+    assert by_number == {r["game_number"]: r["verdict"] for r in records}
+
+
+def test_batch_solutions_replay(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-6", "--out", str(out), "--solutions", "--quiet", "--jobs", "1").exit_code == 0
+    won = [r for r in lines_of(out) if r["verdict"] == "won"]
+    assert won
+    for r in won:
+        assert len(r["solution"]) == r["moves"]
+        moves = tmp_path / f"{r['game_number']}.json"
+        moves.write_text(json.dumps(r["solution"]))
+        assert run("verify", "monte-carlo", r["game_number"], "--moves", str(moves)).exit_code == 0
+
+
+def test_existing_results_need_resume(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-3", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    before = out.read_text()
+    again = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--jobs", "1")
+    assert again.exit_code == 2 and "--resume" in again.stderr
+    assert out.read_text() == before
+    resumed = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--resume", "--jobs", "1")
+    assert resumed.exit_code == 0
+    assert sorted(int(r["game_number"]) for r in lines_of(out)) == [1, 2, 3, 4, 5]
+
+
+def test_torn_last_line_is_repaired_on_resume(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    text = out.read_text()
+    out.write_text(text + text.splitlines()[0][:17])  # a kill in the middle of a write
+    assert len(read_results(out)) == 4
+    resumed = run("batch", "monte-carlo", "1-6", "--out", str(out), "--quiet", "--resume", "--jobs", "1")
+    assert resumed.exit_code == 0, resumed.output
+    assert sorted(int(r["game_number"]) for r in lines_of(out)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_bad_line_in_the_middle_is_reported_with_its_number(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-3", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([lines[0], "garbage", *lines[1:]]) + "\n")
+    before = out.read_text()
+    for args in (("stats", str(out)), ("batch", "monte-carlo", "1-5", "--out", str(out), "--resume", "--quiet")):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "line 2" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert out.read_text() == before
+    with pytest.raises(ResultsFileError, match="line 2"):
+        read_results(out)
+    out.write_text(json.dumps({"game": "x"}) + "\n")
+    assert "line 1" in run("stats", str(out)).stderr
+
+
+def test_batch_killed_mid_run_resumes_to_exactly_one_line_each(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "cli", "batch", "monte-carlo", "1-400", "--out", str(out), "--jobs", "2", "--quiet"]
+    proc = subprocess.Popen(command, start_new_session=True, cwd=Path(__file__).parent.parent)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or len(out.read_bytes().splitlines()) < 20):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    written = len(out.read_bytes().splitlines())
+    assert 20 <= written < 400, written  # it really was killed mid-run
+    resumed = run("batch", "monte-carlo", "1-400", "--out", str(out), "--resume", "--quiet", "--jobs", "2")
+    assert resumed.exit_code == 0, resumed.output
+    numbers = [int(r["game_number"]) for r in lines_of(out)]
+    assert sorted(numbers) == list(range(1, 401))
+
+
+def test_stats_counts_and_interval(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    records = [
+        {"game": "monte-carlo", "rules": "pysol", "game_number": str(n), "verdict": v, "moves": 0, "states": 1, "seconds": s, "version": "0"}
+        for n, v, s in [(1, "won", 0.5), (2, "lost", 1.5), (3, "unknown", 3.0), (4, "won", 0.1)]
+    ]
+    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = run("stats", str(out), str(out), "--json")
+    assert result.exit_code == 0
+    (row,) = json.loads(result.stdout)
+    assert (row["deals"], row["won"], row["lost"], row["unknown"]) == (4, 2, 1, 1)
+    assert row["win_rate"] == 0.5
+    assert row["low"] == pytest.approx(wilson(2, 4)[0])
+    assert row["high"] == pytest.approx(wilson(3, 4)[1])
+    assert (row["median_seconds"], row["worst_seconds"]) == (1.0, 3.0)
+    text = run("stats", str(out))
+    assert "| monte-carlo | pysol | 4 | 2 | 1 | 1 | 50.00% |" in text.stdout
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(90, 100)
+    assert low == pytest.approx(0.8256, abs=1e-4) and high == pytest.approx(0.9448, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_interval_holds_the_rate(k: int, n: int) -> None:
+    k = min(k, n)
+    low, high = wilson(k, n)
+    assert 0 <= low <= k / n <= high <= 1
+
+
+def test_dask_local_cluster_matches_local_run(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local = tmp_path / "local.jsonl"
+    remote = tmp_path / "dask.jsonl"
+    assert run("batch", "monte-carlo", "1-40", "--out", str(local), "--quiet", "--jobs", "2").exit_code == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True) as cluster:
+        result = run("batch", "monte-carlo", "1-40", "--out", str(remote), "--quiet", "--scheduler", cluster.scheduler_address)
+        assert result.exit_code == 0, result.output
+
+    def comparable(path: Path) -> list[str]:
+        return sorted(json.dumps({k: v for k, v in r.items() if k != "seconds"}, sort_keys=True) for r in lines_of(path))
+
+    assert comparable(local) == comparable(remote)
