@@ -120,9 +120,12 @@ class SequenceSpace:
 
     def successors(self, state: bytes) -> Iterator[tuple[CellPairs, bytes]]:
         ranks = state.translate(self.to_ranks)
-        for _, mask, pairs in _phases(self.rules, ranks, min(len(state), self.size), self.groups):
-            if self.split_phases and len(pairs) > 1 and _splits(self.rules, pairs, _slide_shift):
-                continue
+        on_grid = min(len(state), self.size)
+        if self.split_phases:
+            phases = _unsplittable_phases(self.rules, _edges(self.rules, ranks, on_grid, self.groups))
+        else:
+            phases = _phases(self.rules, ranks, on_grid, self.groups)
+        for _, mask, pairs in phases:
             yield pairs, self._remove(state, mask)
 
     @staticmethod
@@ -445,11 +448,6 @@ def _splits(rules: MonteCarloRules, pairs: CellPairs, shift) -> bool:
     return False
 
 
-def _slide_shift(cell: int, removed: tuple[int, ...]) -> int:
-    """Where a card moves when the cells `removed` empty and the grid slides."""
-    return cell - sum(1 for x in removed if x < cell)
-
-
 def _pair_moves(table: Table, cells: Sequence[int], pairs: CellPairs) -> tuple[Move, ...]:
     deal = table.deal
     return tuple(
@@ -483,6 +481,53 @@ def _phases(
             pairs += chosen
         if mask:
             out.append((mask.bit_count(), mask, pairs))
+    out.sort(key=lambda c: (-c[0], c[1] & -c[1]))
+    return out
+
+
+def _unsplittable_phases(rules: MonteCarloRules, edges: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, CellPairs]]:
+    """The phases that `_splits` keeps under sliding rules, found without listing the others.
+
+    Say pair P breaks pair Q when Q no longer touches once P alone has gone and the grid
+    has slid. A phase is split (and dropped) when some pair in it breaks none of the others;
+    so the phases kept are single pairs, and sets of disjoint pairs in which every pair
+    breaks another pair of the set. Only pairs that break something can be in such a set.
+    """
+    moves = [pair for group in edges.values() for pair in group]
+    touching = rules.touching
+    breaks: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for p, q in moves:
+        for a, b in moves:
+            if a == b or (a, b) == (p, q) or {a, b} & {p, q}:
+                continue
+            if p == q:
+                na, nb = a - (a > p), b - (b > p)
+            else:
+                na, nb = a - (a > p) - (a > q), b - (b > p) - (b > q)
+            if nb not in touching[na]:
+                breaks.setdefault((p, q), set()).add((a, b))
+    out = [(2 if a != b else 1, 1 << a | 1 << b, ((a, b),)) for a, b in moves]
+    breakers = sorted(breaks)
+    if len(breakers) > 1:
+        found: list[tuple[tuple[int, int], ...]] = []
+
+        def extend(i: int, used: int, chosen: tuple[tuple[int, int], ...]) -> None:
+            if i == len(breakers):
+                if len(chosen) > 1 and all(breaks[p] & set(chosen) for p in chosen):
+                    found.append(chosen)
+                return
+            extend(i + 1, used, chosen)
+            a, b = breakers[i]
+            cells = 1 << a | 1 << b
+            if not used & cells:
+                extend(i + 1, used | cells, chosen + ((a, b),))
+
+        extend(0, 0, ())
+        for chosen in found:
+            mask = 0
+            for a, b in chosen:
+                mask |= 1 << a | 1 << b
+            out.append((mask.bit_count(), mask, chosen))
     out.sort(key=lambda c: (-c[0], c[1] & -c[1]))
     return out
 
