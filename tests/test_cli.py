@@ -146,12 +146,12 @@ def test_version_matches_the_installed_package() -> None:
     assert result.stdout == f"wedlock, version {version('wedlock')}\n"
 
 
-def test_group_help_lists_the_three_commands() -> None:
+def test_group_help_lists_every_command() -> None:
     result = run("--help")
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: wedlock [OPTIONS] COMMAND [ARGS]...\n")
     commands = re.findall(r"^  (\w+)\s{2,}", result.stdout.split("Commands:\n", 1)[1], re.M)
-    assert commands == ["deal", "solve", "verify"]
+    assert sorted(commands) == ["batch", "deal", "solve", "stats", "verify"]
 
 
 @pytest.mark.parametrize(
