@@ -9,6 +9,7 @@ killed batch leaves at worst one torn last line, which `read_results` cuts off.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from dataclasses import dataclass
@@ -127,13 +128,18 @@ def check_record(obj: Any, where: str) -> dict[str, Any]:
 
 
 def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]:
-    """The records of a results file. A torn last line (no newline at its end) is dropped,
-    and with `repair` cut from the file; any other bad line is a ResultsFileError."""
+    """The records of a results file (gzip-compressed when its name ends in .gz).
+
+    A torn last line (no newline at its end) is dropped, and with `repair` cut from the
+    file; any other bad line is a ResultsFileError.
+    """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
     except FileNotFoundError:
         return []
+    except (gzip.BadGzipFile, EOFError):
+        raise ResultsFileError(f"{path}: not a readable gzip file") from None
     except OSError as err:
         raise ResultsFileError(f"cannot read {str(path)!r}: {err.strerror}") from None
     complete = data.rfind(b"\n") + 1

@@ -151,6 +151,18 @@ def test_stats_counts_and_interval(tmp_path: Path) -> None:
     assert "| monte-carlo | pysol | 4 | 2 | 1 | 1 | 50.00% |" in text.stdout
 
 
+def test_stats_reads_gzip_files(tmp_path: Path) -> None:
+    import gzip
+
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    packed = tmp_path / "r.jsonl.gz"
+    packed.write_bytes(gzip.compress(out.read_bytes()))
+    assert json.loads(run("stats", str(packed), "--json").stdout) == json.loads(run("stats", str(out), "--json").stdout)
+    (tmp_path / "bad.gz").write_bytes(b"not gzip")
+    assert run("stats", str(tmp_path / "bad.gz")).exit_code == 2
+
+
 def test_wilson_interval_known_values() -> None:
     low, high = wilson(90, 100)
     assert low == pytest.approx(0.8256, abs=1e-4) and high == pytest.approx(0.9448, abs=1e-4)
