@@ -17,15 +17,16 @@ import pytest
 from solver.matrimony import GAME
 from solver.matrimony.arnold_space import ArnoldSpace
 from solver.matrimony.deal import numbered_deal
-from solver.matrimony.moves import Deal, Move, Play, Redeal
+from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
+from solver.matrimony.pysol_space import PysolGreedySpace, PysolSpace
 from solver.matrimony.rules import RULE_SETS
 from solver.matrimony.spaces import PlainSpace
 from solver.matrimony.verify import referee
 from solver.numbering import GameNumber
 from solver.search import LOST, WON, Limits, solve
 
-ARNOLD = RULE_SETS["arnold"]
+ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
 EXHAUSTIVE = Limits(max_states=None, first_pass=None)
 WON_ARNOLD = (2, 36)  # deals Arnold's rules win, found by the solver and replayed below
 
@@ -35,23 +36,49 @@ def deal_of(game: int) -> tuple:
 
 
 def random_line(table: Table, rng: random.Random, rounds: int) -> tuple[Position, list[Move]]:
-    """Random legal play until `rounds` redeals are made (or the game ends)."""
+    """Random legal play until `rounds` redeals are made (or the game ends).
+
+    Under PySolFC's rules, where a deal or redeal is always allowed, a play is chosen four
+    times out of five when there is one, and shifts are left out.
+    """
     pos, line = table.start(), []
     while pos.rounds < rounds:
-        moves = table.legal_moves(pos)
+        moves = [m for m in table.legal_moves(pos) if not isinstance(m, Shift)]
         if not moves:
             break
-        move = rng.choice(moves)
+        plays = [m for m in moves if isinstance(m, Play)]
+        events = [m for m in moves if not isinstance(m, Play)]
+        move = rng.choice(plays) if plays and (not events or rng.random() < 0.8) else rng.choice(events)
         pos = table.apply(pos, move)
         line.append(move)
     return pos, line
 
 
 @lru_cache(maxsize=None)
-def winning_line(game: int) -> tuple[Move, ...]:
-    solution = GAME.solve(ARNOLD, deal_of(game), Limits())
+def winning_line(game: int, name: str = "arnold") -> tuple[Move, ...]:
+    solution = GAME.solve(RULE_SETS[name], deal_of(game), Limits())
     assert solution.verdict == WON, game
     return tuple(solution.moves)
+
+
+def on_and_off_line(rules, game: int, last: int):
+    """Positions after each of the last `last` redeals of a winning line, some with a few
+    random plays after them."""
+    table = Table(rules, deal_of(game))
+    win = winning_line(game, rules.name)
+    redeals = [i for i, m in enumerate(win) if isinstance(m, (Redeal, Deal))]
+    for seed, cut in enumerate(redeals[-last:]):
+        pos, line = table.start(), list(win[: cut + 1])
+        for move in line:
+            pos = table.apply(pos, move)
+        rng = random.Random(seed)
+        for _ in range(seed % 3):
+            plays = [m for m in table.legal_moves(pos) if isinstance(m, Play)]
+            if not plays:
+                break
+            move = rng.choice(plays)
+            pos, line = table.apply(pos, move), line + [move]
+        yield table, pos, line
 
 
 def arnold_positions():
@@ -62,22 +89,7 @@ def arnold_positions():
         pos, line = random_line(table, random.Random(seed), 10 + seed % 7)
         yield table, pos, line
     for game in WON_ARNOLD:
-        table = Table(ARNOLD, deal_of(game))
-        win = winning_line(game)
-        redeals = [i for i, m in enumerate(win) if isinstance(m, (Redeal, Deal))]
-        for seed, cut in enumerate(redeals[-12:]):
-            pos, line = table.start(), list(win[: cut + 1])
-            for move in line:
-                pos = table.apply(pos, move)
-            # Off the line: a few random plays where the line had a choice.
-            rng = random.Random(seed)
-            for _ in range(seed % 3):
-                plays = [m for m in table.legal_moves(pos) if isinstance(m, Play)]
-                if not plays:
-                    break
-                move = rng.choice(plays)
-                pos, line = table.apply(pos, move), line + [move]
-            yield table, pos, line
+        yield from on_and_off_line(ARNOLD, game, 12)
 
 
 def test_arnold_space_agrees_with_plain_search() -> None:
@@ -118,3 +130,64 @@ def test_dead_positions_are_lost() -> None:
 @pytest.mark.parametrize("game", WON_ARNOLD)
 def test_known_wins_replay(game: int) -> None:
     assert referee(ARNOLD, deal_of(game), winning_line(game)).won
+
+
+# --- PySolFC's rules ----------------------------------------------------------------------
+
+WON_PYSOL = (1, 3, 5)  # deals the greedy search wins under PySolFC's rules
+PLAIN_CAP = 60_000  # plain searches bigger than this are left out (the exact space is far smaller)
+
+
+def pysol_positions():
+    """Late positions of random lines (nearly all lost), and positions on and just off the
+    winning lines of won deals."""
+    for seed in range(40):
+        table = Table(PYSOL, deal_of(seed + 1))
+        pos, line = random_line(table, random.Random(seed), 14 + seed % 3)
+        yield table, pos, line
+    for game in WON_PYSOL:
+        yield from on_and_off_line(PYSOL, game, 6)
+
+
+def test_pysol_spaces_agree_with_plain_search() -> None:
+    verdicts = {WON: 0, LOST: 0}
+    for n, (table, pos, line) in enumerate(pysol_positions()):
+        plain = solve(PlainSpace(table, pos), Limits(max_states=PLAIN_CAP, first_pass=None))
+        if plain.verdict not in (WON, LOST):
+            continue
+        exact = PysolSpace(table, pos)
+        found = solve(exact, EXHAUSTIVE)
+        assert found.verdict == plain.verdict, n
+        greedy = PysolGreedySpace(table, pos)
+        quick = solve(greedy, Limits(max_states=None))
+        assert quick.verdict == LOST or plain.verdict == WON, n  # a greedy win is a win
+        for space, out in ((exact, found), (greedy, quick)):
+            if out.verdict == WON:
+                assert referee(PYSOL, table.deal, line + space.moves(out.steps)).won, n
+        verdicts[plain.verdict] += 1
+    assert verdicts[WON] >= 12 and verdicts[LOST] >= 25, verdicts
+
+
+@pytest.mark.parametrize("game", WON_PYSOL)
+def test_pysol_wins_replay_with_shifts_where_needed(game: int) -> None:
+    line = winning_line(game, "pysol")
+    assert referee(PYSOL, deal_of(game), line).won
+
+
+def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
+    # Spades hold J..8 going down and Q..7 going up: 13 cards. Pile 1's 3S (the second copy)
+    # fits after the shifts that make the up foundation wait for a 3.
+    table = Table(PYSOL, deal_of(1))
+    space = PysolSpace(table)
+    counts = [0, 4, 0, 1, 0, 9, 0, 1]  # J♣ J♠ J♥ J♦ down, Q♣ Q♠ Q♥ Q♦ up
+    pos = Position((bytes([13 + 2]),) + (b"",) * 15, tuple(counts), 104, 16)
+    assert space.after_play(counts, 13 + 2) == (9, 5)  # J..3 down, Q K A 2 3 up
+    moves = space.primitive_play(pos, 0, 13 + 2)
+    assert [m.to_json() for m in moves] == [
+        {"move": "shift", "from": 6, "to": 2, "card": "7S"},
+        {"move": "shift", "from": 6, "to": 2, "card": "6S"},
+        {"move": "shift", "from": 6, "to": 2, "card": "5S"},
+        {"move": "shift", "from": 6, "to": 2, "card": "4S"},
+        {"move": "shift", "from": 6, "to": 2, "card": "3S"},  # the first 3S moves down ...
+        {"move": "play", "pile": 1, "card": "3S", "to": 6},  # ... and the second goes up
+    ]

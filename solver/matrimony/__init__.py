@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
 from ..cards import Card
 from ..errors import DealError
 from ..game import Replay, Solution
 from ..numbering import GameNumber
-from ..search import Limits, solve
+from ..search import UNKNOWN, WON, Limits, Outcome, solve
 from . import board, verify
+from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
+from .pysol_space import PysolGreedySpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
-from .arnold_space import ArnoldSpace
-from .spaces import PlainSpace
+
+GREEDY_NODES = 20_000  # what the quick first search under PySolFC's rules may cost
 
 
 class Matrimony:
@@ -38,15 +41,27 @@ class Matrimony:
             raise DealError(f"Matrimony needs 104 cards, got {len(cards)}")
         return hooked(cards)
 
-    def space(self, rules: MatrimonyRules, cards: Sequence[Card]) -> ArnoldSpace | PlainSpace:
-        """The search space the solver uses for these rules."""
-        table = Table(rules, tuple(cards))
-        return ArnoldSpace(table) if rules.forced_steps else PlainSpace(table)
-
     def solve(self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits) -> Solution:
-        space = self.space(rules, cards)
-        out = solve(space, limits)
-        return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
+        """Arnold: the phase space. PySolFC: a quick greedy search, then the exact space."""
+        table = Table(rules, tuple(cards))
+        if rules.forced_steps:
+            space = ArnoldSpace(table)
+            out = solve(space, limits)
+            return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
+        greedy = PysolGreedySpace(table)
+        quick = solve(greedy, replace(limits, node_limit=min(GREEDY_NODES, limits.node_limit or GREEDY_NODES)))
+        if quick.verdict == WON:
+            return Solution(WON, greedy.moves(quick.steps), quick.states, quick.seconds)
+        if quick.verdict == UNKNOWN and quick.reason and "node limit" not in quick.reason:
+            return _solution(quick, [])  # a limit of the caller's: time or memory
+        exact = PysolSpace(table)
+        out = solve(exact, _after(limits, quick))
+        reason = out.reason
+        if reason.startswith("time limit"):
+            reason = f"time limit {limits.time_limit}s reached"
+        elif reason.startswith("node limit"):
+            reason = f"node limit {limits.node_limit} reached"
+        return Solution(out.verdict, exact.moves(out.steps), quick.states + out.states, quick.seconds + out.seconds, reason)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         v = verify.referee(rules, cards, moves)
@@ -74,6 +89,17 @@ class Matrimony:
             table = verify.apply(rules, table, move)
             out.append(_draw(rules, table))
         return out
+
+
+def _after(limits: Limits, spent: Outcome) -> Limits:
+    """What is left of `limits` after a search that cost `spent`; one pass (see PysolSpace)."""
+    nodes = None if limits.node_limit is None else max(1, limits.node_limit - spent.nodes)
+    seconds = None if limits.time_limit is None else max(0.0, limits.time_limit - spent.seconds)
+    return replace(limits, node_limit=nodes, time_limit=seconds, first_pass=None)
+
+
+def _solution(out: Outcome, moves: list) -> Solution:
+    return Solution(out.verdict, moves, out.states, out.seconds, out.reason)
 
 
 def _draw(rules: MatrimonyRules, table: verify.Table) -> str:

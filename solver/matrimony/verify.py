@@ -59,7 +59,8 @@ def referee(rules: MatrimonyRules, deal: Sequence[Card], moves: Sequence[Move]) 
     left = table.cards_left()
     if left:
         played = {0: "no move was played", 1: "the only move is legal"}.get(len(moves), f"all {len(moves)} moves are legal")
-        return Verdict(False, len(moves), f"{played} but {left} card{'s' if left != 1 else ''} are not on the foundations")
+        cards = "1 card is" if left == 1 else f"{left} cards are"
+        return Verdict(False, len(moves), f"{played} but {cards} not on the foundations")
     return Verdict(True, len(moves), "")
 
 

@@ -1,0 +1,325 @@
+"""PySolFC's Matrimony as search spaces, shifts folded into plays.
+
+Suits. A suit's state is the multiset of its cards on the foundations. PySolFC gives each
+suit a Jack building down and a Queen building up over the same ranks in opposite
+directions (Q K A .. J read one way or the other). While they hold at most 13 cards between
+them they hold one copy each of a run of ranks from each end of that sequence; at exactly
+13 (one copy of every rank) shifts move the boundary between them freely, so any card of the
+suit can go next (after the right shifts); after that the second copies spread out from
+that card, the *centre*, in both directions. Which foundation holds which card never
+matters beyond that, so the key keeps the two counts with every split of 13 merged, and a
+step "play X" stands for the shifts that make room for X and X's play (`primitive_play`).
+
+Two cards of one suit that can both be played extend its runs at different ends, except
+the two copies of one card (same end) and any two cards at 13 (the first one sets the
+centre). So, below and above 13, a multiset that two different cards extend stays
+reachable in either order: within a stretch of play with no deal or redeal, a play can be
+made earlier without harm, unless it is a copy competing with its twin or a centre.
+
+Spaces. `PysolSpace` is exact: one edge per interval between two deals or redeals (the
+*events*), enumerated lazily by deciding, card by card as they become playable, "play it
+now" or "keep it until the event". `PysolGreedySpace` searches only the lines that play
+until nothing more can be played before each event: it is much smaller, finds most wins
+quickly, and its "lost" proves nothing, so the solver tries it first and then the exact
+space.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Iterator, Sequence
+
+from .moves import Deal, Move, Play, Redeal, Shift
+from .play import Position, Table
+from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, card_of
+
+NONE = 255
+PlayStep = tuple[int, int]  # (pile, card code)
+Piles = tuple[bytes, ...]
+Counts = tuple[int, ...]
+
+
+class PysolSuits:
+    """What both PySolFC spaces share: the suits' states, the key, and winning lines."""
+
+    def __init__(self, table: Table, start: Position | None = None) -> None:
+        rules = table.rules
+        if rules.forced_steps or not rules.shifts:
+            raise ValueError(f"{rules.name} rules are not PySolFC's")
+        self.table = table
+        self.rules = rules
+        self.takes = rules.takes
+        self.next_code = [list(codes) + [NONE] for codes in rules.takes]
+        self.rank_in = [[NONE] * 52 for _ in rules.takes]
+        for f, codes in enumerate(rules.takes):
+            for k, code in enumerate(codes):
+                self.rank_in[f][code] = k
+        # down[s], up[s]: the foundations of suit s building down from J and up from Q.
+        self.down = [next(f for f in rules.of_suit[s] if rules.foundations[f].step < 0) for s in range(4)]
+        self.up = [next(f for f in rules.of_suit[s] if rules.foundations[f].step > 0) for s in range(4)]
+        where: list[list[int]] = [[] for _ in range(52)]
+        for index, code in enumerate(table.codes):
+            where[code].append(index)
+        self.deal_index = [tuple(w) for w in where]  # the two copies' places in the deal
+        self._real_start = start if start is not None else table.start()
+        self._start = self.canonical(self._real_start)
+
+    def canonical(self, pos: Position) -> Position:
+        """The position with each suit holding 13 cards written as (down 0, up 13)."""
+        counts = list(pos.foundations)
+        for s in range(4):
+            d, u = self.down[s], self.up[s]
+            if counts[d] + counts[u] == FOUNDATION_CARDS:
+                counts[d], counts[u] = 0, FOUNDATION_CARDS
+        return pos._replace(foundations=tuple(counts))
+
+    def start(self) -> Position:
+        return self._start
+
+    def is_won(self, pos: Position) -> bool:
+        return all(n == FOUNDATION_CARDS for n in pos.foundations)
+
+    def key(self, pos: Position) -> Hashable:
+        return pos
+
+    def event(self, pos: Position) -> Move | None:
+        """The deal or redeal that may come next, or None when none is left."""
+        if pos.stock < DECK:
+            return Deal()
+        if pos.rounds < ROUNDS:
+            return Redeal(PILES - 1 - pos.rounds)
+        return None
+
+    # --- what a card does to its suit ---------------------------------------------------
+
+    def after_play(self, counts: Sequence[int], code: int) -> tuple[int, int] | None:
+        """The suit's (down, up) counts once `code` is played, or None if it cannot be."""
+        s = code // 13
+        d, u = self.down[s], self.up[s]
+        held_down, held_up = counts[d], counts[u]
+        if held_down + held_up == FOUNDATION_CARDS:
+            return self.rank_in[d][code] + 1, self.rank_in[u][code] + 1
+        if self.next_code[u][held_up] == code:
+            held_up += 1
+        elif self.next_code[d][held_down] == code:
+            held_down += 1
+        else:
+            return None
+        if held_down + held_up == FOUNDATION_CARDS:
+            return 0, FOUNDATION_CARDS
+        return held_down, held_up
+
+    def at_thirteen(self, counts: Sequence[int], code: int) -> bool:
+        s = code // 13
+        return counts[self.down[s]] + counts[self.up[s]] == FOUNDATION_CARDS
+
+    def play(self, plays: tuple, piles: Piles, counts: Counts, p: int, after: tuple[int, int]) -> tuple:
+        """(plays, piles, counts) after pile p's top card is played, leaving its suit at `after`."""
+        code = piles[p][-1]
+        s = code // 13
+        new_counts = list(counts)
+        new_counts[self.down[s]], new_counts[self.up[s]] = after
+        return plays + ((p, code),), piles[:p] + (piles[p][:-1],) + piles[p + 1 :], tuple(new_counts)
+
+    def copies_elsewhere(self, piles: Piles, counts: Counts, stock: int, p: int, code: int) -> int:
+        """Copies of `code` in piles other than p (its suit not at 13; the stock starts at `stock`)."""
+        s = code // 13
+        d, u = self.down[s], self.up[s]
+        on_foundations = (counts[d] > self.rank_in[d][code]) + (counts[u] > self.rank_in[u][code])
+        first, second = self.deal_index[code]
+        return 2 - on_foundations - (first >= stock) - (second >= stock) - piles[p].count(code)
+
+    def playable(self, piles: Piles, counts: Counts) -> list[tuple[int, tuple[int, int]]]:
+        """(pile, suit counts after) for every pile whose top card can be played."""
+        out = []
+        for p, pile in enumerate(piles):
+            if pile:
+                after = self.after_play(counts, pile[-1])
+                if after is not None:
+                    out.append((p, after))
+        return out
+
+    def settle(self, pos: Position, plays: tuple = ()) -> Iterator[tuple[tuple, Piles, Counts]]:
+        """Every distinct stuck position the plays from `pos` can reach (no deal or redeal).
+
+        A card is played at once, without branching, when its suit is not at 13 and its
+        other copy is in no other pile: nothing else can take its place at its end of the
+        suit, so every maximal run of plays plays it, and playing it first changes nothing
+        (see the module docstring).
+        """
+        seen: set = set()
+        todo = [(plays, pos.piles, pos.foundations)]
+        while todo:
+            plays, piles, counts = todo.pop()
+            options = self.playable(piles, counts)
+            for p, after in options:
+                code = piles[p][-1]
+                if not self.at_thirteen(counts, code) and not self.copies_elsewhere(piles, counts, pos.stock, p, code):
+                    todo.append(self.play(plays, piles, counts, p, after))
+                    break
+            else:
+                if not options:
+                    yield plays, piles, counts
+                for p, after in reversed(options):
+                    node = self.play(plays, piles, counts, p, after)
+                    if node[1:] not in seen:
+                        seen.add(node[1:])
+                        todo.append(node)
+
+    # --- winning lines back to primitive moves ------------------------------------------
+
+    def moves(self, steps: Sequence[tuple]) -> list[Move]:
+        """The primitive moves of a winning line: shifts where a play needs them, then the play."""
+        table, pos, out = self.table, self._real_start, []
+        for plays, event in steps:
+            for p, code in plays:
+                for move in self.primitive_play(pos, p, code):
+                    out.append(move)
+                    pos = table.apply(pos, move)
+            if event is not None:
+                out.append(event)
+                pos = table.apply(pos, event)
+        return out
+
+    def primitive_play(self, pos: Position, p: int, code: int) -> list[Move]:
+        """The shifts (if any) and the play that put `code` from pile p on a foundation."""
+        counts = list(pos.foundations)
+        for f in self.rules.of_suit[code // 13]:
+            if self.next_code[f][counts[f]] == code:
+                return [Play(p, card_of(code), f)]
+        s = code // 13
+        d, u = self.down[s], self.up[s]
+        want = self.rank_in[u][code]  # cards on the up foundation when it waits for `code`
+        out: list[Move] = []
+        while counts[u] > want:
+            out.append(Shift(u, d, card_of(self.takes[u][counts[u] - 1])))
+            counts[u] -= 1
+            counts[d] += 1
+        while counts[u] < want:
+            out.append(Shift(d, u, card_of(self.takes[d][counts[d] - 1])))
+            counts[d] -= 1
+            counts[u] += 1
+        out.append(Play(p, card_of(code), u))
+        return out
+
+
+class PysolGreedySpace(PysolSuits):
+    """Only the lines that deal and redeal once nothing can be played: a quick way to a win.
+
+    One edge per phase, as under Arnold's rules: every distinct stuck position the plays can
+    reach, then the next deal or redeal. A win here is a win of the real game; a loss here
+    proves nothing.
+    """
+
+    def successors(self, pos: Position) -> Iterator[tuple[tuple, Position]]:
+        event = self.event(pos)
+        for plays, piles, counts in self.settle(pos):
+            stuck = Position(piles, counts, pos.stock, pos.rounds)
+            if self.is_won(stuck):
+                yield (plays, None), stuck
+            elif event is not None:
+                yield (plays, event), self.table.apply(stuck, event)
+
+
+class PysolSpace(PysolSuits):
+    """PySolFC's rules, exactly: one edge per interval of plays and the event after it.
+
+    A state is a canonical Position at the start of an interval. A step is the plays of
+    the interval and the event (None when the plays win). The outcomes of an interval are
+    enumerated lazily, depth first over decisions: the first playable card not yet decided
+    is played now or kept until the event (at 13: passed over as the centre, so another
+    card may set it). Greedy first: "play" is tried before "keep". A kept card is not
+    played in this interval at all; playing it later in the interval is the same as playing
+    it now (module docstring), except for a copy whose twin is played first, which "keep"
+    and a later decision on the twin cover. With no event left there is nothing to keep a
+    card for, and the last interval is searched like the plain space (`settle`).
+    """
+
+    def successors(self, pos: Position) -> Iterator[tuple[tuple, Position]]:
+        event = self.event(pos)
+        if event is None:
+            for plays, piles, counts in self.settle(pos):
+                if all(n == FOUNDATION_CARDS for n in counts):
+                    yield (plays, None), Position(piles, counts, pos.stock, pos.rounds)
+                    return
+            return
+        todo = [((), pos.piles, pos.foundations, frozenset(), frozenset())]
+        while todo:
+            plays, piles, counts, kept, passed = todo.pop()
+            plays, piles, counts = self.play_safe(pos, plays, piles, counts, kept)
+            choice = self.first_choice(piles, counts, kept, passed)
+            if choice is None:
+                after = Position(piles, counts, pos.stock, pos.rounds)
+                if self.is_won(after):
+                    yield (plays, None), after
+                else:
+                    yield (plays, event), self.table.apply(after, event)
+                continue
+            p, after = choice
+            if self.at_thirteen(counts, piles[p][-1]):
+                todo.append((plays, piles, counts, kept, passed | {p}))
+            else:
+                todo.append((plays, piles, counts, kept | {p}, passed))
+            todo.append(self.play(plays, piles, counts, p, after) + (kept, passed - {p}))
+
+    def first_choice(self, piles: Piles, counts: Counts, kept: frozenset, passed: frozenset) -> tuple[int, tuple[int, int]] | None:
+        """The first pile whose top card is playable and not yet decided, with what it does."""
+        for p, after in self.playable(piles, counts):
+            if p not in kept and not (p in passed and self.at_thirteen(counts, piles[p][-1])):
+                return p, after
+        return None
+
+    def play_safe(self, pos: Position, plays: tuple, piles: Piles, counts: Counts, kept: frozenset) -> tuple:
+        """Make the safe plays (`safe`) as long as there are any."""
+        while True:
+            for p, after in self.playable(piles, counts):
+                if p not in kept and self.safe(pos, piles, counts, p):
+                    plays, piles, counts = self.play(plays, piles, counts, p, after)
+                    break
+            else:
+                return plays, piles, counts
+
+    def safe(self, pos: Position, piles: Piles, counts: Counts, p: int) -> bool:
+        """Whether playing pile p's top card X now is never worse than keeping it.
+
+        Conditions: the stock is empty; X's suit does not hold 13 cards; the other copy of
+        X is not in another pile; and either p has been redealt already, or nothing can land
+        on p before its redeal and X, dealt last from p, would land on a pile that has been
+        redealt (its own, or one after it).
+        Proof: take a line L that wins from here and drop its play of X: the result L'
+        wins after playing X now. Until L plays X, X stays in p (or, after p's redeal, on a
+        pile never picked up again); any card L puts on X leaves before X, so L' takes the
+        same cards off the same tops; no redeal sees X under other cards (p is never
+        redealt again, or X is its top card when it is, and the last card dealt shifts no
+        other); the other X cannot be played first; and every card of X's suit that L plays
+        before X still fits with X down, since below and above 13 cards each card extends
+        one end of its suit's runs, and two cards at one end are the two copies.
+        """
+        if pos.stock < DECK:
+            return False
+        code = piles[p][-1]
+        if self.at_thirteen(counts, code) or self.copies_elsewhere(piles, counts, DECK, p, code):
+            return False
+        next_redeal = PILES - 1 - pos.rounds
+        if p > next_redeal:
+            return True
+        return p + len(piles[p]) - 1 < PILES and not self.may_land_on(piles, p, next_redeal)
+
+    @staticmethod
+    def may_land_on(piles: Piles, p: int, next_redeal: int) -> bool:
+        """Whether a redeal before pile p's own might put a card on p.
+
+        Piles next_redeal, next_redeal-1, ..., p+1 are redealt before p, in that order; a
+        pile q dealt out with n cards reaches a lower pile r when n > 16 + r - q. Piles only
+        grow by such landings, so `most[q]` bounds q's length when its turn comes.
+        """
+        most: dict[int, int] = {}
+        for q in range(next_redeal, p - 1, -1):
+            n = len(piles[q])
+            for q2, n2 in most.items():
+                first = PILES + q - q2  # the height in q2 whose card lands on q
+                if n2 > first:
+                    n += (n2 - first - 1) // PILES + 1
+            if q == p:
+                return n > len(piles[p])
+            most[q] = n
+        return False
