@@ -7,6 +7,12 @@ passes: a state whose every successor was searched to the end without a win is l
 stays in the `closed` table that every later pass skips. A pass that runs to its end
 without a win has searched every state not already proven lost, so the verdict is `lost`.
 Restarts only help to find wins sooner in deals where the first choices were unlucky.
+
+Restarts need a space without cycles: in a cyclic space a state can be closed in one pass
+only because its way to a win ran through a state then on the path, and a later pass
+would wrongly skip it. For such a space pass `Limits(first_pass=None)` (one pass: the
+plain depth-first search, exact on any graph). Monte Carlo's spaces and Matrimony under
+Arnold's rules only ever move forward; Matrimony under PySolFC's rules searches in one pass.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ class Limits:
     node_limit: int | None = None  # states generated, over all passes
     time_limit: float | None = None  # seconds
     max_states: int | None = 20_000_000  # distinct canonical states kept in memory
-    first_pass: int | None = 64  # states the first pass may generate; None: one pass only
+    first_pass: int | None = 64  # states the first pass may generate; None: one pass (needed for cyclic spaces)
 
 
 @dataclass
