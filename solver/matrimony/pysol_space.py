@@ -16,17 +16,16 @@ centre). So, below and above 13, a multiset that two different cards extend stay
 reachable in either order: within a stretch of play with no deal or redeal, a play can be
 made earlier without harm, unless it is a copy competing with its twin or a centre.
 
-Spaces. `PysolSpace` is exact: one edge per interval between two deals or redeals (the
-*events*), enumerated lazily by deciding, card by card as they become playable, "play it
-now" or "keep it until the event". `PysolGreedySpace` searches only the lines that play
-until nothing more can be played before each event: it is much smaller, finds most wins
-quickly, and its "lost" proves nothing, so the solver tries it first and then the exact
-space.
+Spaces. `PysolSpace` is exact: one decision per edge, "play this card now" or "hold it
+back", with the deal or redeal once nothing is left to decide. `PysolGreedySpace` searches
+only the lines that play until nothing more can be played before each deal or redeal: it is
+much smaller and finds most of the wins there are quickly, but its "lost" proves nothing,
+so the solver tries it first and then the exact space.
 """
 
 from __future__ import annotations
 
-from typing import Hashable, Iterator, Sequence
+from typing import Hashable, Iterator, NamedTuple, Sequence
 
 from .moves import Deal, Move, Play, Redeal, Shift
 from .play import Position, Table
@@ -220,59 +219,108 @@ class PysolGreedySpace(PysolSuits):
                 yield (plays, event), self.table.apply(stuck, event)
 
 
-class PysolSpace(PysolSuits):
-    """PySolFC's rules, exactly: one edge per interval of plays and the event after it.
+Spot = tuple[int, int]  # (pile, height): where a card lies
+Held = frozenset  # of Spots, or for frozen cards (pile, height, copies down when frozen)
 
-    A state is a canonical Position at the start of an interval. A step is the plays of
-    the interval and the event (None when the plays win). The outcomes of an interval are
-    enumerated lazily, depth first over decisions: the first playable card not yet decided
-    is played now or kept until the event (at 13: passed over as the centre, so another
-    card may set it). Greedy first: "play" is tried before "keep". A kept card is not
-    played in this interval at all; playing it later in the interval is the same as playing
-    it now (module docstring), except for a copy whose twin is played first, which "keep"
-    and a later decision on the twin cover. With no event left there is nothing to keep a
-    card for, and the last interval is searched like the plain space (`settle`).
+
+class PysolState(NamedTuple):
+    """A position and the cards the line has decided to hold back (see PysolSpace)."""
+
+    pos: Position
+    frozen: Held  # cards that wait for their other copy's play or their pile's redeal
+    passed: Held  # cards that will not start their suit's second copies from where they lie
+
+
+class PysolSpace(PysolSuits):
+    """PySolFC's rules, exactly: one decision per edge.
+
+    A state is a canonical Position with the cards the line holds back. After the safe
+    plays (`safe`), the first card that can be played and is not held back is either
+    played now or held back; when no such card is left, the next deal or redeal comes (and
+    with none left, the line ends). "Play" is tried first, so the first line is greedy.
+
+    Holding a card X back is for good: X may not be played until its other copy has been
+    played or its pile has been picked up for a redeal. No win is lost: a line that keeps X
+    and still plays it from the same pile before both does no better than playing X now,
+    by the argument of `safe` (its suit cannot reach 13 cards without X or its copy, so
+    every card of the suit played in between extends the other end). So the lines that
+    keep X are exactly those that need to: X's copy goes first, or X is still in its pile,
+    under later cards, when the pile is dealt out again. A step "hold" moves no card.
+
+    At 13 cards any card of the suit can be played, as the centre of its second copies: the
+    first such card is played now, or passed over as the centre (until another card sets
+    it, or its pile is redealt); setting it later from the same place, with nothing of its
+    suit played in between, is the same as setting it now.
     """
 
-    def successors(self, pos: Position) -> Iterator[tuple[tuple, Position]]:
-        event = self.event(pos)
-        if event is None:
-            for plays, piles, counts in self.settle(pos):
-                if all(n == FOUNDATION_CARDS for n in counts):
-                    yield (plays, None), Position(piles, counts, pos.stock, pos.rounds)
-                    return
-            return
-        todo = [((), pos.piles, pos.foundations, frozenset(), frozenset())]
-        while todo:
-            plays, piles, counts, kept, passed = todo.pop()
-            plays, piles, counts = self.play_safe(pos, plays, piles, counts, kept)
-            choice = self.first_choice(piles, counts, kept, passed)
-            if choice is None:
-                after = Position(piles, counts, pos.stock, pos.rounds)
-                if self.is_won(after):
-                    yield (plays, None), after
-                else:
-                    yield (plays, event), self.table.apply(after, event)
-                continue
-            p, after = choice
-            if self.at_thirteen(counts, piles[p][-1]):
-                todo.append((plays, piles, counts, kept, passed | {p}))
-            else:
-                todo.append((plays, piles, counts, kept | {p}, passed))
-            todo.append(self.play(plays, piles, counts, p, after) + (kept, passed - {p}))
+    def start(self) -> PysolState:  # type: ignore[override]
+        return PysolState(self._start, frozenset(), frozenset())
 
-    def first_choice(self, piles: Piles, counts: Counts, kept: frozenset, passed: frozenset) -> tuple[int, tuple[int, int]] | None:
-        """The first pile whose top card is playable and not yet decided, with what it does."""
+    def is_won(self, state: PysolState) -> bool:  # type: ignore[override]
+        return all(n == FOUNDATION_CARDS for n in state[0].foundations)
+
+    def key(self, state: PysolState) -> Hashable:  # type: ignore[override]
+        return state
+
+    def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
+        pos, frozen, passed = state
+        plays, piles, counts = self.play_safe(pos, (), pos.piles, pos.foundations, frozen)
+        after = Position(piles, counts, pos.stock, pos.rounds)
+        if all(n == FOUNDATION_CARDS for n in counts):
+            yield (plays, None), PysolState(after, frozenset(), frozenset())
+            return
+        choice = self.first_choice(piles, counts, frozen, passed)
+        if choice is None:
+            event = self.event(pos)
+            if event is not None:
+                redealt = event.pile if isinstance(event, Redeal) else -1
+                yield (plays, event), self.held(self.table.apply(after, event), frozen, passed, redealt)
+            return
+        p, result = choice
+        code = piles[p][-1]
+        spot = (p, len(piles[p]) - 1)
+        played = self.play(plays, piles, counts, p, result)
+        yield (played[0], None), self.held(Position(played[1], played[2], pos.stock, pos.rounds), frozen, passed)
+        if self.at_thirteen(counts, code):
+            yield (plays, None), self.held(after, frozen, passed | {spot})
+        else:
+            yield (plays, None), self.held(after, frozen | {(*spot, self.copies_down(counts, code))}, passed)
+
+    def held(self, pos: Position, frozen: Held, passed: Held, redealt: int = -1) -> PysolState:
+        """The state with holds that no longer bind dropped: the other copy has been played,
+        the suit has left 13, or the pile has been redealt."""
+        piles, counts = pos.piles, pos.foundations
+        if frozen:
+            frozen = frozenset(
+                (p, h, n) for p, h, n in frozen if p != redealt and self.copies_down(counts, piles[p][h]) == n
+            )
+        if passed:
+            passed = frozenset((p, h) for p, h in passed if p != redealt and self.at_thirteen(counts, piles[p][h]))
+        return PysolState(pos, frozen, passed)
+
+    def copies_down(self, counts: Counts, code: int) -> int:
+        """How many copies of `code` are on the foundations."""
+        s = code // 13
+        d, u = self.down[s], self.up[s]
+        if counts[d] + counts[u] == FOUNDATION_CARDS:
+            return 1
+        return (counts[d] > self.rank_in[d][code]) + (counts[u] > self.rank_in[u][code])
+
+    def first_choice(self, piles: Piles, counts: Counts, frozen: Held, passed: Held) -> tuple[int, tuple[int, int]] | None:
+        """The first pile whose top card can be played and is not held back, with what it does."""
+        spots = {(p, h) for p, h, _ in frozen}
         for p, after in self.playable(piles, counts):
-            if p not in kept and not (p in passed and self.at_thirteen(counts, piles[p][-1])):
+            spot = (p, len(piles[p]) - 1)
+            if spot not in spots and not (spot in passed and self.at_thirteen(counts, piles[p][-1])):
                 return p, after
         return None
 
-    def play_safe(self, pos: Position, plays: tuple, piles: Piles, counts: Counts, kept: frozenset) -> tuple:
+    def play_safe(self, pos: Position, plays: tuple, piles: Piles, counts: Counts, frozen: Held) -> tuple:
         """Make the safe plays (`safe`) as long as there are any."""
+        spots = {(p, h) for p, h, _ in frozen}
         while True:
             for p, after in self.playable(piles, counts):
-                if p not in kept and self.safe(pos, piles, counts, p):
+                if (p, len(piles[p]) - 1) not in spots and self.safe(pos, piles, counts, p):
                     plays, piles, counts = self.play(plays, piles, counts, p, after)
                     break
             else:
