@@ -15,10 +15,12 @@ from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
-from .pysol_space import PysolGreedySpace, PysolSpace
+from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
-GREEDY_NODES = 20_000  # what the quick first search under PySolFC's rules may cost
+# What the two quick searches under PySolFC's rules may cost before the exact one starts.
+GREEDY_NODES = 20_000
+HOLD_NODES = 40_000
 
 
 class Matrimony:
@@ -42,26 +44,29 @@ class Matrimony:
         return hooked(cards)
 
     def solve(self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits) -> Solution:
-        """Arnold: the phase space. PySolFC: a quick greedy search, then the exact space."""
+        """Arnold: the phase space. PySolFC: two quick searches that only find wins, then the
+        exact space (see pysol_space.py)."""
         table = Table(rules, tuple(cards))
         if rules.forced_steps:
             space = ArnoldSpace(table)
             out = solve(space, limits)
             return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
-        greedy = PysolGreedySpace(table)
-        quick = solve(greedy, replace(limits, node_limit=min(GREEDY_NODES, limits.node_limit or GREEDY_NODES)))
-        if quick.verdict == WON:
-            return Solution(WON, greedy.moves(quick.steps), quick.states, quick.seconds)
-        if quick.verdict == UNKNOWN and quick.reason and "node limit" not in quick.reason:
-            return _solution(quick, [])  # a limit of the caller's: time or memory
-        exact = PysolSpace(table)
-        out = solve(exact, _after(limits, quick))
-        reason = out.reason
-        if reason.startswith("time limit"):
-            reason = f"time limit {limits.time_limit}s reached"
-        elif reason.startswith("node limit"):
-            reason = f"node limit {limits.node_limit} reached"
-        return Solution(out.verdict, exact.moves(out.steps), quick.states + out.states, quick.seconds + out.seconds, reason)
+        spent: list[Outcome] = []
+        stages = ((PysolGreedySpace(table), GREEDY_NODES), (PysolHoldSpace(table), HOLD_NODES), (PysolSpace(table), None))
+        for space, budget in stages:
+            out = solve(space, _after(limits, spent, budget, single_pass=budget is None))
+            spent.append(out)
+            states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
+            if out.verdict == WON:
+                return Solution(WON, space.moves(out.steps), states, seconds)
+            if budget is None or (out.verdict == UNKNOWN and "node limit" not in out.reason):
+                break  # the exact verdict, or a limit of the caller's
+        reason = ""
+        if out.verdict == UNKNOWN:
+            reason = f"time limit {limits.time_limit}s reached" if out.reason.startswith("time") else out.reason
+            if out.reason.startswith("node limit"):
+                reason = f"node limit {limits.node_limit} reached"
+        return Solution(out.verdict, [], states, seconds, reason)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         v = verify.referee(rules, cards, moves)
@@ -91,15 +96,21 @@ class Matrimony:
         return out
 
 
-def _after(limits: Limits, spent: Outcome) -> Limits:
-    """What is left of `limits` after a search that cost `spent`; one pass (see PysolSpace)."""
-    nodes = None if limits.node_limit is None else max(1, limits.node_limit - spent.nodes)
-    seconds = None if limits.time_limit is None else max(0.0, limits.time_limit - spent.seconds)
-    return replace(limits, node_limit=nodes, time_limit=seconds, first_pass=None)
+def _after(limits: Limits, spent: list[Outcome], budget: int | None, single_pass: bool = False) -> Limits:
+    """What is left of `limits` after the searches `spent`, capped at `budget` nodes."""
+    nodes = limits.node_limit
+    if nodes is not None:
+        nodes = max(1, nodes - _sum(spent, "nodes"))
+    if budget is not None:
+        nodes = budget if nodes is None else min(nodes, budget)
+    seconds = limits.time_limit
+    if seconds is not None:
+        seconds = max(0.0, seconds - _sum(spent, "seconds"))
+    return replace(limits, node_limit=nodes, time_limit=seconds, first_pass=None if single_pass else limits.first_pass)
 
 
-def _solution(out: Outcome, moves: list) -> Solution:
-    return Solution(out.verdict, moves, out.states, out.seconds, out.reason)
+def _sum(outcomes: list[Outcome], field: str):
+    return sum(getattr(o, field) for o in outcomes)
 
 
 def _draw(rules: MatrimonyRules, table: verify.Table) -> str:

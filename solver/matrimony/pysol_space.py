@@ -35,6 +35,7 @@ NONE = 255
 PlayStep = tuple[int, int]  # (pile, card code)
 Piles = tuple[bytes, ...]
 Counts = tuple[int, ...]
+Held = frozenset  # cards held back, by place: (pile, height), or (pile, height, copies down)
 
 
 class PysolSuits:
@@ -164,6 +165,65 @@ class PysolSuits:
                         seen.add(node[1:])
                         todo.append(node)
 
+    # --- plays that need no choice ----------------------------------------------------
+
+    def play_safe(self, pos: Position, plays: tuple, piles: Piles, counts: Counts, frozen: Held) -> tuple:
+        """Make the safe plays (`safe`) as long as there are any."""
+        spots = {(p, h) for p, h, _ in frozen}
+        while True:
+            for p, after in self.playable(piles, counts):
+                if (p, len(piles[p]) - 1) not in spots and self.safe(pos, piles, counts, p):
+                    plays, piles, counts = self.play(plays, piles, counts, p, after)
+                    break
+            else:
+                return plays, piles, counts
+
+    def safe(self, pos: Position, piles: Piles, counts: Counts, p: int) -> bool:
+        """Whether playing pile p's top card X now is never worse than keeping it.
+
+        Conditions: the stock is empty; X's suit does not hold 13 cards; the other copy of
+        X is not in another pile; and either p has been redealt already, or nothing can land
+        on p before its redeal and X, dealt last from p, would land on a pile that has been
+        redealt (its own, or one after it).
+        Proof: take a line L that wins from here and drop its play of X: the result L'
+        wins after playing X now. Until L plays X, X stays in p (or, after p's redeal, on a
+        pile never picked up again); any card L puts on X leaves before X, so L' takes the
+        same cards off the same tops; no redeal sees X under other cards (p is never
+        redealt again, or X is its top card when it is, and the last card dealt shifts no
+        other); the other X cannot be played first; and every card of X's suit that L plays
+        before X still fits with X down, since below and above 13 cards each card extends
+        one end of its suit's runs, and two cards at one end are the two copies.
+        """
+        if pos.stock < DECK:
+            return False
+        code = piles[p][-1]
+        if self.at_thirteen(counts, code) or self.copies_elsewhere(piles, counts, DECK, p, code):
+            return False
+        next_redeal = PILES - 1 - pos.rounds
+        if p > next_redeal:
+            return True
+        return p + len(piles[p]) - 1 < PILES and not self.may_land_on(piles, p, next_redeal)
+
+    @staticmethod
+    def may_land_on(piles: Piles, p: int, next_redeal: int) -> bool:
+        """Whether a redeal before pile p's own might put a card on p.
+
+        Piles next_redeal, next_redeal-1, ..., p+1 are redealt before p, in that order; a
+        pile q dealt out with n cards reaches a lower pile r when n > 16 + r - q. Piles only
+        grow by such landings, so `most[q]` bounds q's length when its turn comes.
+        """
+        most: dict[int, int] = {}
+        for q in range(next_redeal, p - 1, -1):
+            n = len(piles[q])
+            for q2, n2 in most.items():
+                first = PILES + q - q2  # the height in q2 whose card lands on q
+                if n2 > first:
+                    n += (n2 - first - 1) // PILES + 1
+            if q == p:
+                return n > len(piles[p])
+            most[q] = n
+        return False
+
     # --- winning lines back to primitive moves ------------------------------------------
 
     def moves(self, steps: Sequence[tuple]) -> list[Move]:
@@ -219,8 +279,18 @@ class PysolGreedySpace(PysolSuits):
                 yield (plays, event), self.table.apply(stuck, event)
 
 
-Spot = tuple[int, int]  # (pile, height): where a card lies
-Held = frozenset  # of Spots, or for frozen cards (pile, height, copies down when frozen)
+class PysolHoldSpace(PysolGreedySpace):
+    """The greedy lines and, at each deal or redeal, also the line that makes only the safe
+    plays (`safe`) before it and holds every other card back. A win is a win; a loss here
+    proves nothing.
+    """
+
+    def successors(self, pos: Position) -> Iterator[tuple[tuple, Position]]:
+        yield from super().successors(pos)
+        event = self.event(pos)
+        if event is not None and self.playable(pos.piles, pos.foundations):
+            plays, piles, counts = self.play_safe(pos, (), pos.piles, pos.foundations, frozenset())
+            yield (plays, event), self.table.apply(Position(piles, counts, pos.stock, pos.rounds), event)
 
 
 class PysolState(NamedTuple):
@@ -314,60 +384,3 @@ class PysolSpace(PysolSuits):
             if spot not in spots and not (spot in passed and self.at_thirteen(counts, piles[p][-1])):
                 return p, after
         return None
-
-    def play_safe(self, pos: Position, plays: tuple, piles: Piles, counts: Counts, frozen: Held) -> tuple:
-        """Make the safe plays (`safe`) as long as there are any."""
-        spots = {(p, h) for p, h, _ in frozen}
-        while True:
-            for p, after in self.playable(piles, counts):
-                if (p, len(piles[p]) - 1) not in spots and self.safe(pos, piles, counts, p):
-                    plays, piles, counts = self.play(plays, piles, counts, p, after)
-                    break
-            else:
-                return plays, piles, counts
-
-    def safe(self, pos: Position, piles: Piles, counts: Counts, p: int) -> bool:
-        """Whether playing pile p's top card X now is never worse than keeping it.
-
-        Conditions: the stock is empty; X's suit does not hold 13 cards; the other copy of
-        X is not in another pile; and either p has been redealt already, or nothing can land
-        on p before its redeal and X, dealt last from p, would land on a pile that has been
-        redealt (its own, or one after it).
-        Proof: take a line L that wins from here and drop its play of X: the result L'
-        wins after playing X now. Until L plays X, X stays in p (or, after p's redeal, on a
-        pile never picked up again); any card L puts on X leaves before X, so L' takes the
-        same cards off the same tops; no redeal sees X under other cards (p is never
-        redealt again, or X is its top card when it is, and the last card dealt shifts no
-        other); the other X cannot be played first; and every card of X's suit that L plays
-        before X still fits with X down, since below and above 13 cards each card extends
-        one end of its suit's runs, and two cards at one end are the two copies.
-        """
-        if pos.stock < DECK:
-            return False
-        code = piles[p][-1]
-        if self.at_thirteen(counts, code) or self.copies_elsewhere(piles, counts, DECK, p, code):
-            return False
-        next_redeal = PILES - 1 - pos.rounds
-        if p > next_redeal:
-            return True
-        return p + len(piles[p]) - 1 < PILES and not self.may_land_on(piles, p, next_redeal)
-
-    @staticmethod
-    def may_land_on(piles: Piles, p: int, next_redeal: int) -> bool:
-        """Whether a redeal before pile p's own might put a card on p.
-
-        Piles next_redeal, next_redeal-1, ..., p+1 are redealt before p, in that order; a
-        pile q dealt out with n cards reaches a lower pile r when n > 16 + r - q. Piles only
-        grow by such landings, so `most[q]` bounds q's length when its turn comes.
-        """
-        most: dict[int, int] = {}
-        for q in range(next_redeal, p - 1, -1):
-            n = len(piles[q])
-            for q2, n2 in most.items():
-                first = PILES + q - q2  # the height in q2 whose card lands on q
-                if n2 > first:
-                    n += (n2 - first - 1) // PILES + 1
-            if q == p:
-                return n > len(piles[p])
-            most[q] = n
-        return False
