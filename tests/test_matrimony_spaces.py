@@ -19,7 +19,7 @@ from solver.matrimony.arnold_space import ArnoldSpace
 from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
-from solver.matrimony.pysol_space import PysolGreedySpace, PysolSpace
+from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolSpace
 from solver.matrimony.rules import RULE_SETS
 from solver.matrimony.spaces import PlainSpace
 from solver.matrimony.verify import referee
@@ -158,10 +158,12 @@ def test_pysol_spaces_agree_with_plain_search() -> None:
         exact = PysolSpace(table, pos)
         found = solve(exact, EXHAUSTIVE)
         assert found.verdict == plain.verdict, n
-        greedy = PysolGreedySpace(table, pos)
-        quick = solve(greedy, Limits(max_states=None))
-        assert quick.verdict == LOST or plain.verdict == WON, n  # a greedy win is a win
-        for space, out in ((exact, found), (greedy, quick)):
+        checked = [(exact, found)]
+        for quick_space in (PysolGreedySpace(table, pos), PysolHoldSpace(table, pos)):
+            quick = solve(quick_space, Limits(max_states=None))
+            assert quick.verdict == LOST or plain.verdict == WON, n  # their wins are wins
+            checked.append((quick_space, quick))
+        for space, out in checked:
             if out.verdict == WON:
                 assert referee(PYSOL, table.deal, line + space.moves(out.steps)).won, n
         verdicts[plain.verdict] += 1
@@ -191,3 +193,25 @@ def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
         {"move": "shift", "from": 6, "to": 2, "card": "3S"},  # the first 3S moves down ...
         {"move": "play", "pile": 1, "card": "3S", "to": 6},  # ... and the second goes up
     ]
+
+
+def test_exact_space_wins_where_the_greedy_search_does_not() -> None:
+    # Every position on a winning line is won. Game 2's line (found by the search that may
+    # hold cards back) passes positions where the greedy search finds no win: the exact
+    # space must find one there, and the referee must accept it.
+    table = Table(PYSOL, deal_of(2))
+    win = winning_line(2, "pysol")
+    events = [i for i, m in enumerate(win) if isinstance(m, (Deal, Redeal))]
+    greedy_lost = 0
+    for cut in events[-12:]:
+        pos = table.start()
+        for move in win[: cut + 1]:
+            pos = table.apply(pos, move)
+        if solve(PysolGreedySpace(table, pos), Limits(max_states=None)).verdict == WON:
+            continue
+        greedy_lost += 1
+        exact = PysolSpace(table, pos)
+        found = solve(exact, Limits(max_states=None, first_pass=None))
+        assert found.verdict == WON, cut
+        assert referee(PYSOL, table.deal, list(win[: cut + 1]) + exact.moves(found.steps)).won, cut
+    assert greedy_lost >= 3
