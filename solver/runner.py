@@ -12,9 +12,14 @@ from typing import Any, Iterator, Sequence
 from .batch import Job, chunks, solve_chunk, solve_number
 
 
-def chunk_size(count: int, workers: int) -> int:
-    """Deals per task: big enough to hide the cost of a round trip, small enough to share."""
-    return max(1, min(32, count // (workers * 8) or 1))
+def chunk_size(count: int, workers: int, tasks_per_worker: int = 8, most: int = 32) -> int:
+    """Deals per task: big enough to hide the cost of a round trip, small enough to share.
+
+    Each worker gets about `tasks_per_worker` tasks, so that a slow deal near the end leaves
+    the others something to do, and no task holds more than `most` deals, so that results
+    (and the progress bar) keep flowing on long ranges.
+    """
+    return max(1, min(most, count // (workers * tasks_per_worker) or 1))
 
 
 def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Iterator[dict[str, Any]]:
@@ -41,7 +46,10 @@ def run_dask(job: Job, numbers: Sequence[str], address: str) -> Iterator[dict[st
 
     with Client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
-        parts = list(chunks(numbers, chunk_size(len(numbers), workers)))
+        # A Dask task costs a trip through the scheduler, several times a pool task's cost:
+        # fewer, larger tasks (measured with benchmarks/batch_scaling.py).
+        size = chunk_size(len(numbers), workers, tasks_per_worker=4, most=128)
+        parts = list(chunks(numbers, size))
         futures = client.map(solve_chunk, [job] * len(parts), parts, pure=False)
         try:
             for future in as_completed(futures):

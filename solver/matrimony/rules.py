@@ -19,16 +19,19 @@ FOUNDATION_CARDS = 13  # every foundation takes one card of each rank of its sui
 DECK = 104
 ROUNDS = 16  # redeal steps, piles 16, 15, ..., 1
 
+SUIT_LETTERS = {SUIT_SYMBOLS[s]: s for s in SUITS}  # ♥ -> H, for reading names back
 UP, DOWN = 1, -1
 CLUBS, SPADES, HEARTS, DIAMONDS = range(4)
 JACK, QUEEN, TEN = 11, 12, 10
 
 
 def code_of(card: Card) -> CardCode:
+    """The code of a card (either copy)."""
     return 13 * card.suit + card.rank - 1
 
 
 def card_of(code: CardCode) -> Card:
+    """The card with this code."""
     return Card(code % 13 + 1, code // 13)
 
 
@@ -142,6 +145,3 @@ def rules_named(name: str) -> MatrimonyRules:
         return RULE_SETS[name]
     except KeyError:
         raise RulesError(f"unknown Matrimony rules {name!r}; choose one of {', '.join(RULE_SETS)}") from None
-
-
-SUIT_LETTERS = {SUIT_SYMBOLS[s]: s for s in SUITS}  # ♥ -> H, for reading labels back
