@@ -167,7 +167,8 @@ class ColumnSpace:
     whose cards on the grid cannot be paired off that way, except for as many as there are
     cards of that rank still in the stock (which may land anywhere), can never be cleared; and
     a card that cannot come to touch any partner even if everything else that might go went
-    first (`_stuck`) can never be removed. Either way the position is lost.
+    first (`_stuck`) can never be removed, where its partners are only those that some such
+    pairing-off of its rank allows (`_partners`). Either way the position is lost.
     tests/test_montecarlo_spaces.py checks both against the plain search.
     """
 
@@ -323,33 +324,37 @@ class ColumnSpace:
 
         A card's row only falls, by one for each card removed above it in its column, and a
         card dealt later lands at the bottom of a column, below every card there, and can
-        rise only as far as the cards above it go. `free` over-estimates the cards that can
-        ever be removed; it grows until nothing changes:
-        - both cards of a possible pair on the grid, once they could come to touch if every
+        rise only as far as the cards above it go. The pairs a won game removes match off
+        each rank's cards, so only the partners `_partners` allows are ever used. `free`
+        over-estimates the cards that can ever be removed; it grows until nothing changes:
+        - both cards of an allowed pair on the grid, once they could come to touch if every
           card already in `free` were removed when convenient: in one column, every card
           between them is in `free`; in neighbouring columns, the ranges of rows each can
           reach (its row, down to its row less the `free` cards above it) come within one;
-        - a card whose rank still has a copy in the stock, once that copy could land
-          touching it: a neighbouring column's cards outside `free` (which stay above the
-          newcomer) are at most one more than the card's row, or every card below it in its
-          own column is in `free`.
-        A card outside `free` can never be removed, so the position is lost.
+        - a card allowed a partner from the stock, once that partner could land touching it:
+          a neighbouring column's cards outside `free` (which stay above the newcomer) are at
+          most one more than the card's row, or every card below it in its own column is in
+          `free`.
+        A card outside `free` can never be removed, so the position is lost: in a won game,
+        the first card of those outside `free` to go would leave with an allowed partner that,
+        everything removed before it being in `free`, passes the test above.
         """
-        rank_list, in_stock = self.rank_list, set(self.rank_list[x] for x in range(stock, self.total))
+        rank_list = self.rank_list
+        spare: dict[int, int] = {}
+        for x in range(stock, self.total):
+            spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
         cards = [(rank_list[x], c, r) for c, col in enumerate(columns) for r, x in enumerate(col)]
         by_rank: dict[int, list[int]] = {}
         for i, (rank, _, _) in enumerate(cards):
             by_rank.setdefault(rank, []).append(i)
-        pairs = [
-            (i, j)
-            for same in by_rank.values()
-            for n, i in enumerate(same)
-            for j in same[n + 1 :]
-            if abs(cards[i][1] - cards[j][1]) <= 1
-        ]
-        waiting_for_stock = [i for i, (rank, _, _) in enumerate(cards) if rank in in_stock]
-        if len({cards[i][0] for pair in pairs for i in pair} | in_stock) < len(by_rank):
-            return True  # a rank with no copy in the stock and no possible pair on the grid
+        pairs, waiting_for_stock = [], []
+        for rank, same in by_rank.items():
+            usable = _partners(tuple(cards[i][1] for i in same), spare.get(rank, 0))
+            if usable is None:
+                return True
+            together, with_stock = usable
+            pairs.extend((same[a], same[b]) for a, b in together)
+            waiting_for_stock.extend(same[a] for a in with_stock)
         first = [0] * (len(columns) + 1)  # index in `cards` of each column's top card
         for c, col in enumerate(columns):
             first[c + 1] = first[c] + len(col)
@@ -411,6 +416,46 @@ def _newly_unpairable(columns: list[int], gone: Sequence[int], came: Sequence[in
         now.remove(c)
     now.extend(came)
     return len(now) - 2 * _column_matching(tuple(sorted(now))) > spare - len(came)
+
+
+@lru_cache(maxsize=None)
+def _partners(columns: tuple[int, ...], spare: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]] | None:
+    """Which partners one rank's grid cards (in these columns) may have in a won game.
+
+    The cards of a rank still in play leave in pairs: in a won game they are matched off,
+    a grid card with a grid card at most one column away (cards never change column) or
+    with a card now in the stock, and stock cards among themselves. Returns the grid pairs
+    (a, b), a < b, that lie in some such matching and the grid cards that some such matching
+    gives a stock partner; None when there is no such matching.
+    """
+    n = len(columns)
+    together: set[tuple[int, int]] = set()
+    with_stock: set[int] = set()
+    found = False
+
+    def extend(left: tuple[int, ...], spare: int, chosen: list) -> None:
+        nonlocal found
+        if not left:
+            if spare % 2:
+                return  # the stock cards left over pair among themselves
+            found = True
+            for a, b in chosen:
+                if b is None:
+                    with_stock.add(a)
+                else:
+                    together.add((a, b))
+            return
+        a, rest = left[0], left[1:]
+        if spare:
+            extend(rest, spare - 1, chosen + [(a, None)])
+        for k, b in enumerate(rest):
+            if abs(columns[a] - columns[b]) <= 1:
+                extend(rest[:k] + rest[k + 1 :], spare, chosen + [(a, b)])
+
+    extend(tuple(range(n)), spare, [])
+    if not found:
+        return None
+    return tuple(sorted(together)), tuple(sorted(with_stock))
 
 
 @lru_cache(maxsize=None)
