@@ -181,6 +181,13 @@ class ColumnSpace:
         self.to_ranks = table.rank_of[:-1] + bytes(256 - len(table.deal))
         self.groups = _pair_groups(table.rules)
         self.rank_list = [c.rank for c in table.deal]
+        # spares[k][rank]: the cards of that rank in the stock when its top card is deal index k
+        self.spares = [[0] * 14 for _ in range(self.total + 1)]
+        for k in range(self.total - 1, -1, -1):
+            self.spares[k] = list(self.spares[k + 1])
+            self.spares[k][self.rank_list[k]] += 1
+        self._fills: dict = {}  # (column heights, stock) -> what `_deal` deals
+        self._dead: dict = {}  # key -> whether `_stuck` finds the state lost
         self._start = self.state_of(start if start is not None else table.start())
 
     def state_of(self, pos: Position) -> tuple[tuple[bytes, ...], int]:
@@ -219,49 +226,70 @@ class ColumnSpace:
         ranks = bytes(self.to_ranks[c] if c != GAP else 0 for c in grid)
         if stock == self.total:
             ranks = self._first_part(ranks)
-        where: dict[int, list[int]] = {}
+        # A rank's columns as counts, 3 bits a column (see `_unmatched`).
+        where: dict[int, int] = {}
         for c, col in enumerate(columns):
             for x in col:
-                where.setdefault(rank_list[x], []).append(c)
-        spare: dict[int, int] = {}
-        for x in range(stock, self.total):
-            spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
+                where[rank_list[x]] = where.get(rank_list[x], 0) + (1 << 3 * c)
+        fills, dead, spares = self._fills, self._dead, self.spares
+        if len(dead) > 1_000_000:
+            dead.clear()
+        base = [len(col) for col in columns]
         for _, mask, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
             if stock == self.total and len(pairs) > 1 and not self.rules.strict and _splits(self.rules, pairs, self._column_shift):
                 continue
             # The parent passed `_unpairable`; only the ranks this phase removes or deals can
             # fail it now. Check them before building the child: most phases fail here.
-            gone: dict[int, list[int]] = {}
-            heights = [len(col) for col in columns]
+            gone: dict[int, int] = {}
+            cut = [0] * cols  # the rows this phase empties, by column
+            heights = list(base)
             for a, b in pairs:
                 for cell in (a, b):
-                    gone.setdefault(rank_list[grid[cell]], []).append(cell % cols)
-                    heights[cell % cols] -= 1
-            came: dict[int, list[int]] = {}
-            for c, top in self._landings(heights, stock):
-                came.setdefault(rank_list[top], []).append(c)
+                    row, c = divmod(cell, cols)
+                    rank = rank_list[grid[cell]]
+                    gone[rank] = gone.get(rank, 0) + (1 << 3 * c)
+                    cut[c] |= 1 << row
+                    heights[c] -= 1
+            fill = fills.get((*heights, stock))
+            if fill is None:
+                fill = fills[(*heights, stock)] = self._deal(heights, stock)
+            dealt, came, after = fill
+            spare = spares[after]
             if any(
-                _newly_unpairable(where.get(rank, []), gone.get(rank, ()), came.get(rank, ()), spare.get(rank, 0))
+                _unmatched(where.get(rank, 0) - gone.get(rank, 0) + came.get(rank, 0)) > spare[rank]
                 for rank in gone.keys() | came.keys()
             ):
                 continue
-            kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(columns)]
-            child = self._fill(kept, stock)
-            if self._stuck(*child):
-                continue
-            yield pairs, child
+            child = (
+                tuple(
+                    (bytes(x for r, x in enumerate(col) if not cut[c] >> r & 1) if cut[c] else col) + dealt[c]
+                    for c, col in enumerate(columns)
+                ),
+                after,
+            )
+            key = self.key(child)
+            lost = dead.get(key)
+            if lost is None:
+                lost = dead[key] = self._stuck(*child)
+            if not lost:
+                yield pairs, child
 
-    def _landings(self, heights: list[int], stock: int) -> list[tuple[int, int]]:
-        """(column, deal index) of each card the fill deals onto columns of these heights."""
-        out = []
+    def _deal(self, heights: list[int], stock: int) -> tuple[tuple[bytes, ...], dict[int, int], int]:
+        """What the fill deals onto columns of these heights: the cards each column gets, the
+        columns each rank's cards land in (as counts, like `_unmatched`), and the stock's place
+        after."""
+        dealt = [b""] * len(heights)
+        came: dict[int, int] = {}
         heights = list(heights)
         for r in range(self.rules.rows):
             for c, h in enumerate(heights):
                 if h == r and stock < self.total:
-                    out.append((c, stock))
+                    dealt[c] += bytes((stock,))
+                    rank = self.rank_list[stock]
+                    came[rank] = came.get(rank, 0) + (1 << 3 * c)
                     heights[c] += 1
                     stock += 1
-        return out
+        return tuple(dealt), came, stock
 
     def _first_part(self, ranks: bytes) -> bytes:
         """Once the stock is empty: the ranks of the first independent part only (0 elsewhere).
@@ -339,58 +367,57 @@ class ColumnSpace:
         the first card of those outside `free` to go would leave with an allowed partner that,
         everything removed before it being in `free`, passes the test above.
         """
-        rank_list = self.rank_list
-        spare: dict[int, int] = {}
-        for x in range(stock, self.total):
-            spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
-        cards = [(rank_list[x], c, r) for c, col in enumerate(columns) for r, x in enumerate(col)]
-        by_rank: dict[int, list[int]] = {}
-        for i, (rank, _, _) in enumerate(cards):
-            by_rank.setdefault(rank, []).append(i)
+        rank_list, spare = self.rank_list, self.spares[stock]
+        by_rank: dict[int, list[tuple[int, int]]] = {}
+        for c, col in enumerate(columns):
+            for r, x in enumerate(col):
+                by_rank.setdefault(rank_list[x], []).append((c, r))
         pairs, waiting_for_stock = [], []
         for rank, same in by_rank.items():
-            usable = _partners(tuple(cards[i][1] for i in same), spare.get(rank, 0))
+            usable = _partners(tuple(c for c, _ in same), spare[rank])
             if usable is None:
                 return True
             together, with_stock = usable
-            pairs.extend((same[a], same[b]) for a, b in together)
+            pairs.extend((*same[a], *same[b]) for a, b in together)
             waiting_for_stock.extend(same[a] for a in with_stock)
-        first = [0] * (len(columns) + 1)  # index in `cards` of each column's top card
-        for c, col in enumerate(columns):
-            first[c + 1] = first[c] + len(col)
+        # free[c] has bit r set when the card in column c, row r is in `free`.
         cols, bottom = len(columns), self.rules.rows - 1
-        free = [False] * len(cards)
+        full = [(1 << len(col)) - 1 for col in columns]
+        free = [0] * cols
         changed = True
         while changed:
             changed, still = False, []
-            for i in waiting_for_stock:
-                _, c, r = cards[i]
-                lands_near = any(
-                    0 <= d < cols and (first[d + 1] - first[d]) - sum(free[first[d] : first[d + 1]]) <= min(r + 1, bottom)
-                    for d in (c - 1, c + 1)
-                ) or (r < bottom and all(free[i + 1 : first[c + 1]]))
+            for c, r in waiting_for_stock:
+                lands_near = (
+                    (c > 0 and (full[c - 1] & ~free[c - 1]).bit_count() <= min(r + 1, bottom))
+                    or (c + 1 < cols and (full[c + 1] & ~free[c + 1]).bit_count() <= min(r + 1, bottom))
+                    or (r < bottom and not full[c] >> (r + 1) & ~free[c] >> (r + 1))
+                )
                 if lands_near:
-                    free[i] = changed = True
+                    free[c] |= 1 << r
+                    changed = True
                 else:
-                    still.append(i)
+                    still.append((c, r))
             waiting_for_stock, waiting = still, []
-            for i, j in pairs:
-                if free[i] and free[j]:
+            for pair in pairs:
+                ci, ri, cj, rj = pair
+                if free[ci] >> ri & free[cj] >> rj & 1:
                     continue
-                _, ci, ri = cards[i]
-                _, cj, rj = cards[j]
                 if ci == cj:
-                    can_touch = all(free[first[ci] + r] for r in range(min(ri, rj) + 1, max(ri, rj)))
+                    between = (1 << rj) - (2 << ri)  # rows ri+1 .. rj-1 (ri < rj)
+                    can_touch = free[ci] & between == between
                 else:
-                    low_i = ri - sum(free[first[ci] : first[ci] + ri])
-                    low_j = rj - sum(free[first[cj] : first[cj] + rj])
+                    low_i = ri - (free[ci] & ((1 << ri) - 1)).bit_count()
+                    low_j = rj - (free[cj] & ((1 << rj) - 1)).bit_count()
                     can_touch = low_i <= rj + 1 and low_j <= ri + 1
                 if can_touch:
-                    free[i] = free[j] = changed = True
+                    free[ci] |= 1 << ri
+                    free[cj] |= 1 << rj
+                    changed = True
                 else:
-                    waiting.append((i, j))
+                    waiting.append(pair)
             pairs = waiting
-        return not all(free)
+        return free != full
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
         table, state, out = self.table, self.start(), []
@@ -409,13 +436,12 @@ class ColumnSpace:
         return out
 
 
-def _newly_unpairable(columns: list[int], gone: Sequence[int], came: Sequence[int], spare: int) -> bool:
-    """The `_unpairable` test for one rank after a phase removed `gone` and dealt `came`."""
-    now = list(columns)
-    for c in gone:
-        now.remove(c)
-    now.extend(came)
-    return len(now) - 2 * _column_matching(tuple(sorted(now))) > spare - len(came)
+@lru_cache(maxsize=None)
+def _unmatched(counts: int) -> int:
+    """How many of a rank's grid cards no pairing by columns can match: `counts` holds the
+    number of cards in column c in bits 3c .. 3c+2."""
+    columns = tuple(c for c in range(8) for _ in range(counts >> 3 * c & 7))
+    return len(columns) - 2 * _column_matching(columns)
 
 
 @lru_cache(maxsize=None)
