@@ -8,6 +8,7 @@ import click
 
 from solver import __version__
 
+from .analyze_cmd import analyze_command
 from .batch_cmd import batch_command
 from .deal_cmd import deal_command
 from .solve_cmd import solve_command
@@ -49,3 +50,4 @@ cli.add_command(solve_command)
 cli.add_command(verify_command)
 cli.add_command(batch_command)
 cli.add_command(stats_command)
+cli.add_command(analyze_command)

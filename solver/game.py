@@ -60,6 +60,10 @@ class Game(Protocol):
 
     def boards(self, rules: Any, cards: Sequence[Card], moves: Sequence[Any]) -> list[str]: ...
 
+    def player(self, rules: Any, cards: Sequence[Card]) -> Any:
+        """The deal's primitive play as `solver.analysis.Play`, for the state-graph analysis."""
+        ...
+
 
 def rules_of(game: Game, name: str | None) -> Any:
     """The rule set `name` of `game` (its default when None)."""

@@ -151,7 +151,7 @@ def test_group_help_lists_every_command() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: wedlock [OPTIONS] COMMAND [ARGS]...\n")
     commands = re.findall(r"^  (\w+)\s{2,}", result.stdout.split("Commands:\n", 1)[1], re.M)
-    assert sorted(commands) == ["batch", "deal", "solve", "stats", "verify"]
+    assert sorted(commands) == ["analyze", "batch", "deal", "solve", "stats", "verify"]
 
 
 @pytest.mark.parametrize(
@@ -160,6 +160,7 @@ def test_group_help_lists_every_command() -> None:
         ("deal", ["--deal-file", "--rules", "--json"]),
         ("solve", ["--deal-file", "--rules", "--node-limit", "--time-limit", "--max-states", "--board", "--json"]),
         ("verify", ["--deal-file", "--rules", "--moves"]),
+        ("analyze", ["--deal-file", "--rules", "--max-states", "--graphml", "--dot", "--png", "--json"]),
     ],
 )
 def test_command_help(command: str, options: list[str]) -> None:

@@ -15,6 +15,7 @@ from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
+from .player import PlayerView
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
@@ -94,6 +95,9 @@ class Matrimony:
             table = verify.apply(rules, table, move)
             out.append(_draw(rules, table))
         return out
+
+    def player(self, rules: MatrimonyRules, cards: Sequence[Card]) -> PlayerView:
+        return PlayerView(Table(rules, tuple(cards)))
 
 
 def _after(limits: Limits, spent: list[Outcome], budget: int | None, single_pass: bool = False) -> Limits:

@@ -13,6 +13,7 @@ from ..search import Limits, solve
 from . import board, verify
 from .moves import Move, move_from_json, parse_move
 from .play import Table
+from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
 from .spaces import ColumnSpace, SequenceSpace
 
@@ -73,6 +74,9 @@ class MonteCarlo:
             table = verify.apply(rules, table, move)
             out.append(board.draw(rules.rows, rules.cols, table.grid, table.stock))
         return out
+
+    def player(self, rules: MonteCarloRules, cards: Sequence[Card]) -> PlayerView:
+        return PlayerView(Table(rules, tuple(cards)))
 
 
 GAME = MonteCarlo()

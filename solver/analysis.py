@@ -1,0 +1,363 @@
+"""The state graph of a deal, and what it says about luck and skill.
+
+A game offers its primitive play through `Play` (below). The graph's nodes are canonical
+states where a *phase* starts, plus the won and stuck states; a phase is a run of moves that
+ends with one the game calls phase-ending (a Monte Carlo consolidation; every Matrimony
+move). Inside a phase the moves commute or merge (Monte Carlo's pairs between two
+consolidations), so one edge of the graph stands for every primitive way through a phase
+from one node to the next, and carries:
+
+- `sequences`: how many primitive move sequences it stands for (an exact integer);
+- `random` and `greedy`: the exact probability (a Fraction) that each player, standing at
+  the edge's tail, makes one of those sequences;
+- `line`: one of those sequences, to print.
+
+The players pick a move uniformly at random at every primitive position. The random player
+picks among all legal moves. The greedy player picks among the moves that take cards out of
+play (Monte Carlo's pairs and kings, Matrimony's plays to a foundation) whenever there is
+one, and among all moves otherwise. Summed over the edges of a node, the probabilities make
+at most 1; the rest is the chance of being stuck inside the phase.
+
+`build` explores the graph breadth first up to `max_states` nodes; the nodes left
+unexplored are the *frontier*, and then every figure is a bound (see `Figures`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import inf
+from typing import Any, Hashable, Protocol, Sequence
+
+import networkx as nx
+
+Moves = tuple  # the primitive moves a player makes for one choice (usually one move)
+
+
+class Play(Protocol):
+    """What the analysis needs from a game: its primitive play, as the player sees it."""
+
+    def start(self) -> Any: ...
+
+    def key(self, pos: Any) -> Hashable: ...
+
+    def is_won(self, pos: Any) -> bool: ...
+
+    def choices(self, pos: Any) -> list[Moves]:
+        """The player's legal choices in `pos`, each as the primitive moves it makes."""
+        ...
+
+    def apply(self, pos: Any, choice: Moves) -> Any: ...
+
+    def ends_phase(self, choice: Moves) -> bool: ...
+
+    def takes_cards(self, choice: Moves) -> bool:
+        """Whether the choice takes cards out of play (the greedy player's preference)."""
+        ...
+
+
+@dataclass
+class Exit:
+    """The ways out of a phase into one next node, summed over the paths through the phase."""
+
+    sequences: int = 0
+    random: Fraction = Fraction(0)
+    greedy: Fraction = Fraction(0)
+    line: Moves = ()
+
+
+@dataclass
+class _Inner:
+    """A primitive position inside a phase, with the ways the phase reached it."""
+
+    pos: Any
+    paths: int = 0
+    random: Fraction = Fraction(0)
+    greedy: Fraction = Fraction(0)
+    line: Moves = ()
+
+
+class CyclicGraph(RuntimeError):
+    """The play offered has a cycle: the figures assume none (a game's adapter is wrong)."""
+
+
+def phase_exits(play: Play, start: Any) -> dict[Hashable, tuple[Any, Exit]]:
+    """Every way through the phase starting at `start`: next node key -> (position, Exit).
+
+    A next node is the position after a phase-ending move, or a won or stuck position met
+    inside the phase.
+    """
+    inner = _inner_positions(play, start)
+    exits: dict[Hashable, tuple[Any, Exit]] = {}
+
+    def leave(pos: Any, paths: int, random: Fraction, greedy: Fraction, line: Moves) -> None:
+        key = play.key(pos)
+        if key not in exits:
+            exits[key] = (pos, Exit(line=line))
+        out = exits[key][1]
+        out.sequences += paths
+        out.random += random
+        out.greedy += greedy
+
+    first = play.key(start)
+    for key in inner["order"]:
+        here: _Inner = inner["at"][key]
+        if here.paths == 0:
+            continue
+        choices = inner["choices"][key]
+        if key != first and (not choices or play.is_won(here.pos)):
+            leave(here.pos, here.paths, here.random, here.greedy, here.line)
+            continue
+        if play.is_won(here.pos):
+            continue
+        preferred = [c for c in choices if play.takes_cards(c)] or choices
+        for choice in choices:
+            random = here.random / len(choices)
+            greedy = here.greedy / len(preferred) if choice in preferred else Fraction(0)
+            after = play.apply(here.pos, choice)
+            line = here.line + tuple(choice)
+            if play.ends_phase(choice):
+                leave(after, here.paths, random, greedy, line)
+            else:
+                nxt: _Inner = inner["at"][play.key(after)]
+                if not nxt.line and nxt.paths == 0:
+                    nxt.line = line
+                nxt.paths += here.paths
+                nxt.random += random
+                nxt.greedy += greedy
+    return exits
+
+
+def _inner_positions(play: Play, start: Any) -> dict[str, Any]:
+    """The positions a phase can reach before its phase-ending move, in topological order."""
+    first = play.key(start)
+    at = {first: _Inner(start, paths=1, random=Fraction(1), greedy=Fraction(1))}
+    choices: dict[Hashable, list[Moves]] = {}
+    order: list[Hashable] = []
+    state: dict[Hashable, int] = {first: 0}  # 0 entered, 1 finished
+    choices[first] = [] if play.is_won(start) else play.choices(start)
+    stack = [(first, iter([c for c in choices[first] if not play.ends_phase(c)]))]
+    while stack:
+        key, todo = stack[-1]
+        for choice in todo:
+            after = play.apply(at[key].pos, choice)
+            k = play.key(after)
+            seen = state.get(k)
+            if seen == 0:
+                raise CyclicGraph("a phase returns to a position it has left")
+            if seen is None:
+                state[k] = 0
+                at[k] = _Inner(after)
+                choices[k] = [] if play.is_won(after) else play.choices(after)
+                stack.append((k, iter([c for c in choices[k] if not play.ends_phase(c)])))
+                break
+        else:
+            stack.pop()
+            state[key] = 1
+            order.append(key)
+    order.reverse()
+    return {"at": at, "choices": choices, "order": order}
+
+
+@dataclass
+class StateGraph:
+    """The explored graph: networkx for exports, plain lists for the figures."""
+
+    graph: nx.DiGraph
+    start: int
+    won: list[bool]
+    frontier: list[bool]  # reached but not explored (only when the graph was cut)
+    keys: list[Hashable]
+    positions: list[Any]
+
+    @property
+    def complete(self) -> bool:
+        return not any(self.frontier)
+
+
+def build(play: Play, max_states: int | None = None) -> StateGraph:
+    """Explore the graph of phase-start states reachable from the deal, breadth first.
+
+    At most `max_states` states are kept; a state whose next states do not all fit stays
+    unexplored, like every state never reached: those are the frontier.
+    """
+    start = play.start()
+    graph = nx.DiGraph()
+    graph.add_node(0)
+    ids: dict[Hashable, int] = {play.key(start): 0}
+    keys: list[Hashable] = [play.key(start)]
+    won = [play.is_won(start)]
+    explored = [False]
+    states = [start]
+    positions = deque([(0, start)])
+    full = max_states is not None and len(keys) >= max_states
+    while positions:
+        node, pos = positions.popleft()
+        if won[node]:
+            explored[node] = True
+            continue
+        complete = True
+        for key, (after, exit) in phase_exits(play, pos).items():
+            child = ids.get(key)
+            if child is None:
+                if full:
+                    complete = False
+                    continue
+                child = ids[key] = len(keys)
+                keys.append(key)
+                won.append(play.is_won(after))
+                explored.append(False)
+                states.append(after)
+                positions.append((child, after))
+                graph.add_node(child)
+                full = max_states is not None and len(keys) >= max_states
+            graph.add_edge(node, child, exit=exit)
+        explored[node] = complete
+    return StateGraph(graph, 0, won, [not e for e in explored], keys, states)
+
+
+@dataclass
+class Decision:
+    """A position on the shortest win where some move loses for sure."""
+
+    move_number: int  # 1-based: the decision is about this move of the shortest win
+    keep: list[Moves]
+    lose: list[Moves]
+
+
+@dataclass
+class Figures:
+    """What the graph says. When the graph is cut, counts are lower bounds and each
+    probability is an interval: the frontier counted as lost, then as won."""
+
+    complete: bool
+    states: int
+    edges: int
+    won_states: int
+    dead_ends: int
+    winning_states: int
+    sequences: int
+    random: tuple[Fraction, Fraction]
+    greedy: tuple[Fraction, Fraction]
+    shortest_win: list[Any] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    can_win: list[bool] = field(default_factory=list)
+    on_shortest: set[int] = field(default_factory=set)
+
+
+def figures(play: Play, sg: StateGraph) -> Figures:
+    """Every figure of the analysis, computed on the explored graph."""
+    g = sg.graph
+    order = _topological(g)
+    n = len(sg.keys)
+    dead = [not sg.won[v] and not sg.frontier[v] and g.out_degree(v) == 0 for v in range(n)]
+    can_win = [False] * n
+    sequences = [0] * n
+    low = {"random": [Fraction(0)] * n, "greedy": [Fraction(0)] * n}
+    high = {"random": [Fraction(0)] * n, "greedy": [Fraction(0)] * n}
+    to_win = [inf] * n  # primitive moves of the shortest win from each node
+    for v in reversed(order):
+        if sg.won[v]:
+            can_win[v], sequences[v], to_win[v] = True, 1, 0
+            for who in low:
+                low[who][v] = high[who][v] = Fraction(1)
+            continue
+        if sg.frontier[v]:
+            for who in low:
+                high[who][v] = Fraction(1)
+            continue
+        for _, w, data in g.out_edges(v, data=True):
+            exit: Exit = data["exit"]
+            can_win[v] = can_win[v] or can_win[w]
+            sequences[v] += exit.sequences * sequences[w]
+            for who in low:
+                share = getattr(exit, who)
+                low[who][v] += share * low[who][w]
+                high[who][v] += share * high[who][w]
+            to_win[v] = min(to_win[v], len(exit.line) + to_win[w])
+    line_nodes, line = _shortest_line(g, sg.start, to_win)
+    s = sg.start
+    return Figures(
+        complete=sg.complete,
+        states=n,
+        edges=g.number_of_edges(),
+        won_states=sum(sg.won),
+        dead_ends=sum(dead),
+        winning_states=sum(can_win),
+        sequences=sequences[s],
+        random=(low["random"][s], high["random"][s]),
+        greedy=(low["greedy"][s], high["greedy"][s]),
+        shortest_win=line,
+        decisions=_decisions(play, sg, can_win, line) if sg.complete else [],
+        can_win=can_win,
+        on_shortest=set(line_nodes),
+    )
+
+
+def _topological(g: nx.DiGraph) -> list[int]:
+    try:
+        return list(nx.topological_sort(g))
+    except nx.NetworkXUnfeasible:
+        raise CyclicGraph("the state graph has a cycle") from None
+
+
+def _shortest_line(g: nx.DiGraph, start: int, to_win: list[float]) -> tuple[list[int], list[Any]]:
+    """The nodes and the primitive moves of a shortest win from `start` (empty if none)."""
+    if to_win[start] == inf:
+        return [], []
+    nodes, line, v = [start], [], start
+    while to_win[v] > 0:
+        for _, w, data in g.out_edges(v, data=True):
+            exit = data["exit"]
+            if len(exit.line) + to_win[w] == to_win[v]:
+                line.extend(exit.line)
+                nodes.append(w)
+                v = w
+                break
+    return nodes, line
+
+
+def _decisions(play: Play, sg: StateGraph, can_win: list[bool], line: list[Any]) -> list[Decision]:
+    """The positions of the shortest win where some legal choice loses for sure.
+
+    A choice that ends a phase keeps the win when its node can still win; one inside a
+    phase, when some way through the rest of the phase reaches such a node.
+    """
+    index = {k: v for v, k in enumerate(sg.keys)}
+    out: list[Decision] = []
+    pos = play.start()
+    winning = _inner_can_win(play, pos, can_win, index)
+    done, rest = 0, list(line)
+    while rest:
+        options = play.choices(pos)
+        choice = next(c for c in options if list(c) == rest[: len(c)])
+        if len(options) > 1:
+            keep: list[Moves] = []
+            lose: list[Moves] = []
+            for option in options:
+                k = play.key(play.apply(pos, option))
+                ok = can_win[index[k]] if play.ends_phase(option) else winning[k]
+                (keep if ok else lose).append(option)
+            if lose:
+                out.append(Decision(done + 1, keep, lose))
+        pos = play.apply(pos, choice)
+        rest = rest[len(choice) :]
+        done += len(choice)
+        if rest and play.ends_phase(choice):
+            winning = _inner_can_win(play, pos, can_win, index)
+    return out
+
+
+def _inner_can_win(play: Play, start: Any, can_win: list[bool], index: dict[Hashable, int]) -> dict[Hashable, bool]:
+    """For each position inside the phase from `start`: whether a win is still reachable."""
+    inner = _inner_positions(play, start)
+    result: dict[Hashable, bool] = {}
+    for key in reversed(inner["order"]):
+        here = inner["at"][key]
+        ok = play.is_won(here.pos)
+        for choice in inner["choices"][key]:
+            k = play.key(play.apply(here.pos, choice))
+            ok = ok or (can_win[index[k]] if play.ends_phase(choice) else result[k])
+        result[key] = ok
+    return result

@@ -1,0 +1,149 @@
+"""The analysis as data and as files: JSON-ready figures, GraphML, Graphviz DOT and PNG.
+
+Moves are written in the game's own notation; a choice of several primitive moves (a
+PySolFC Matrimony play with the shifts that make room for it) is written with "; " between
+them.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Sequence
+
+import networkx as nx
+
+from .analysis import Figures, StateGraph
+from .errors import WedlockError
+
+PNG_MOST_STATES = 3000
+
+
+class TooBigToDraw(WedlockError):
+    """The graph has too many states for a readable picture."""
+
+
+def moves_text(game: Any, rules: Any, moves: Sequence[Any]) -> str:
+    return "; ".join(game.move_text(rules, m) for m in moves)
+
+
+def odds(low: Fraction, high: Fraction) -> dict[str, Any]:
+    """A win probability: exact when known, else the interval the cut graph allows."""
+    if low == high:
+        return {"exact": str(low), "value": float(low)}
+    return {"at_least": str(low), "at_most": str(high), "value": None, "range": [float(low), float(high)]}
+
+
+def figures_data(game: Any, rules: Any, fig: Figures) -> dict[str, Any]:
+    """The figures as JSON-ready data (see README for each field)."""
+    return {
+        "complete": fig.complete,
+        "states": fig.states,
+        "edges": fig.edges,
+        "won_states": fig.won_states,
+        "dead_ends": fig.dead_ends,
+        "winning_states": fig.winning_states,
+        "winning_sequences": fig.sequences,
+        "random_player": odds(*fig.random),
+        "greedy_player": odds(*fig.greedy),
+        "shortest_win": [game.move_text(rules, m) for m in fig.shortest_win],
+        "critical_decisions": [
+            {
+                "move_number": d.move_number,
+                "keep": [moves_text(game, rules, c) for c in d.keep],
+                "lose": [moves_text(game, rules, c) for c in d.lose],
+            }
+            for d in fig.decisions
+        ],
+    }
+
+
+def export_graph(game: Any, rules: Any, sg: StateGraph, fig: Figures) -> nx.DiGraph:
+    """A copy of the graph with plain attributes that GraphML and DOT can hold."""
+    out = nx.DiGraph()
+    g = sg.graph
+    layer = nx.single_source_shortest_path_length(g, sg.start)
+    for v in g.nodes:
+        out.add_node(
+            v,
+            won=sg.won[v],
+            dead_end=not sg.won[v] and not sg.frontier[v] and g.out_degree(v) == 0,
+            can_win=fig.can_win[v],
+            on_shortest_win=v in fig.on_shortest,
+            unexplored=sg.frontier[v],
+            layer=layer.get(v, 0),
+        )
+    for v, w, data in g.edges(data=True):
+        exit = data["exit"]
+        out.add_edge(
+            v,
+            w,
+            move=moves_text(game, rules, exit.line),
+            sequences=str(exit.sequences),  # may pass 2**63
+            random=float(exit.random),
+            greedy=float(exit.greedy),
+        )
+    return out
+
+
+def write_graphml(graph: nx.DiGraph, path: str | Path) -> None:
+    nx.write_graphml(graph, str(path))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def node_colour(attrs: dict[str, Any]) -> str:
+    if attrs["won"]:
+        return "gold"
+    if attrs["dead_end"]:
+        return "firebrick"
+    if attrs["can_win"]:
+        return "forestgreen"
+    if attrs["unexplored"]:
+        return "lightgrey"
+    return "steelblue"
+
+
+def write_dot(graph: nx.DiGraph, path: str | Path) -> None:
+    """Graphviz DOT: node colours say won, dead end, can still win; the shortest win is bold."""
+    lines = ["digraph wedlock {", "  node [shape=circle, style=filled, label=\"\", width=0.2];"]
+    for v, attrs in graph.nodes(data=True):
+        extra = ", penwidth=3" if attrs["on_shortest_win"] else ""
+        flags = " ".join(f"{k}={str(attrs[k]).lower()}" for k in ("won", "dead_end", "can_win", "on_shortest_win"))
+        lines.append(f"  {v} [fillcolor={node_colour(attrs)}, tooltip={_quote(flags)}{extra}];")
+    for v, w, attrs in graph.edges(data=True):
+        lines.append(f"  {v} -> {w} [label={_quote(attrs['move'])}];")
+    lines.append("}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def draw_png(graph: nx.DiGraph, path: str | Path) -> None:
+    """A picture of a small graph, one column per phase from the deal (needs matplotlib)."""
+    if graph.number_of_nodes() > PNG_MOST_STATES:
+        raise TooBigToDraw(
+            f"the graph has {graph.number_of_nodes():,} states; --png draws at most {PNG_MOST_STATES:,}"
+            " (use --dot or --graphml, or a smaller --max-states)"
+        )
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise WedlockError("--png needs matplotlib: pip install 'wedlock[png]'") from None
+    positions = nx.multipartite_layout(graph, subset_key="layer")
+    figure, axes = plt.subplots(figsize=(12, 8))
+    nx.draw_networkx_edges(graph, positions, ax=axes, alpha=0.2, arrows=False)
+    nx.draw_networkx_nodes(
+        graph,
+        positions,
+        ax=axes,
+        node_size=[40 if a["on_shortest_win"] else 12 for _, a in graph.nodes(data=True)],
+        node_color=[node_colour(a) for _, a in graph.nodes(data=True)],
+    )
+    axes.set_axis_off()
+    axes.set_title("gold: won, green: can still win, red: dead end, blue: no win found, grey: unexplored")
+    figure.savefig(str(path), dpi=100, bbox_inches="tight")
+    plt.close(figure)

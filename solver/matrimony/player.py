@@ -1,0 +1,85 @@
+"""Matrimony as a player makes moves, for the state-graph analysis (`solver.analysis`).
+
+Every move ends a phase (nothing commutes in general), so each choice is one graph edge.
+
+Arnold's rules: a choice is one primitive move; the key merges twin foundations.
+
+PySolFC's rules: a suit whose two foundations hold 13 cards between them holds one card of
+each rank, and shifts can move the boundary between its Jack-down and Queen-up foundations
+anywhere, back and forth. Those shifts change nothing a player cares about but make cycles,
+so here such a suit is always kept as "Jack-down empty, Queen-up full", and a choice is a
+play together with the shifts that make room for it (the printed line lists them). The
+random and greedy players therefore choose among plays, deals and redeals, never among
+shifts: rearranging a full suit is not a decision. Below and above 13 cards no shift is
+possible (a shifted card would need the other foundation to end one rank away).
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+from .moves import Move, Play, Shift
+from .play import Position, Table
+from .rules import FOUNDATION_CARDS, card_of
+
+Choice = tuple[Move, ...]
+
+
+class PlayerView:
+    """One deal's primitive play, in the shape `solver.analysis.Play` asks for."""
+
+    def __init__(self, table: Table, start: Position | None = None) -> None:
+        self.table = table
+        rules = table.rules
+        self.folds = rules.shifts
+        if self.folds:
+            self.down = [next(f for f in rules.of_suit[s] if rules.foundations[f].step < 0) for s in range(4)]
+            self.up = [next(f for f in rules.of_suit[s] if rules.foundations[f].step > 0) for s in range(4)]
+        self._start = self._settled(start if start is not None else table.start())
+
+    def _settled(self, pos: Position) -> Position:
+        """The position with every full suit written as Jack-down empty, Queen-up full."""
+        if not self.folds:
+            return pos
+        counts = list(pos.foundations)
+        for d, u in zip(self.down, self.up):
+            if counts[d] + counts[u] == FOUNDATION_CARDS:
+                counts[d], counts[u] = 0, FOUNDATION_CARDS
+        return pos._replace(foundations=tuple(counts))
+
+    def start(self) -> Position:
+        return self._start
+
+    def key(self, pos: Position) -> Hashable:
+        return self.table.key(pos)
+
+    def is_won(self, pos: Position) -> bool:
+        return self.table.is_won(pos)
+
+    def choices(self, pos: Position) -> list[Choice]:
+        table = self.table
+        moves = [m for m in table.legal_moves(pos) if not isinstance(m, Shift)]
+        if not self.folds:
+            return [(m,) for m in moves]
+        out: list[Choice] = [(m,) for m in moves]
+        for d, u in zip(self.down, self.up):
+            if pos.foundations[u] != FOUNDATION_CARDS or pos.foundations[d] != 0:
+                continue
+            shifted, shifts = pos, ()
+            for n in range(FOUNDATION_CARDS - 1, -1, -1):
+                top = card_of(table.takes[u][n])
+                shift = Shift(u, d, top)
+                shifted, shifts = table.apply(shifted, shift), shifts + (shift,)
+                out.extend(shifts + (m,) for m in table.plays(shifted) if m.to in (d, u))
+        return out
+
+    def apply(self, pos: Position, choice: Choice) -> Position:
+        for move in choice:
+            pos = self.table.apply(pos, move)
+        return self._settled(pos)
+
+    def ends_phase(self, choice: Choice) -> bool:
+        return True
+
+    def takes_cards(self, choice: Choice) -> bool:
+        return isinstance(choice[-1], Play)

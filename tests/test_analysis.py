@@ -1,0 +1,238 @@
+"""The state-graph analysis: hand-counted positions, brute force on small ones, the solver.
+
+The brute force below walks every primitive move sequence (memoised on the canonical key),
+straight from the game's `Table`, with no phases; the analysis must give the same counts and
+the same exact probabilities.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import analysis
+from solver.cards import Card, full_deck
+from solver.matrimony.moves import Play as MatrimonyPlay
+from solver.matrimony.play import Table as MatrimonyTable
+from solver.matrimony.player import PlayerView as MatrimonyView
+from solver.matrimony.rules import RULE_SETS as MATRIMONY_RULES
+from solver.matrimony.spaces import PlainSpace as MatrimonyPlain
+from solver.montecarlo.moves import Consolidate
+from solver.montecarlo.play import GAP, Position, Table
+from solver.montecarlo.player import PlayerView
+from solver.montecarlo.rules import RULE_SETS
+from solver.montecarlo.spaces import PlainSpace
+from solver.search import LOST, WON, Limits, solve
+from tests.positions import late_position
+from tests.test_matrimony_spaces import WON_ARNOLD, WON_PYSOL, deal_of, on_and_off_line, random_line
+
+PYSOL = RULE_SETS["pysol"]
+
+
+def grid_position(ranks_by_cell: dict[int, int], rules=PYSOL) -> tuple[Table, Position]:
+    """A position with the given ranks on the grid, every other card already gone."""
+    deck = full_deck(rules.decks)
+    chosen: list[Card] = []
+    for rank in ranks_by_cell.values():
+        card = next(c for c in deck if c.rank == rank and c not in chosen)
+        chosen.append(card)
+    rest = [c for c in deck if c not in chosen]
+    deal = tuple(chosen + rest)
+    cells = [GAP] * rules.cells
+    for i, cell in enumerate(ranks_by_cell):
+        cells[cell] = i
+    return Table(rules, deal), Position(tuple(cells), len(deal))
+
+
+def figures_of(play) -> tuple[analysis.StateGraph, analysis.Figures]:
+    graph = analysis.build(play)
+    return graph, analysis.figures(play, graph)
+
+
+def test_four_aces_in_a_row_counted_by_hand() -> None:
+    # A A A A on the top row, nothing else. Pairs (1,2), (2,3), (3,4) in columns.
+    # Removing 1-2 leaves 3-4: remove it (won) or consolidate first (then remove it).
+    # Removing 3-4 leaves 1-2, which can only be removed. Removing 2-3 leaves 1 and 4 apart:
+    # consolidate, then remove. So 4 winning sequences, every line wins, and the graph is
+    # the start, the won state, and "A A" closed up (reached two ways).
+    table, pos = grid_position({0: 1, 1: 1, 2: 1, 3: 1})
+    graph, fig = figures_of(PlayerView(table, pos))
+    assert fig.complete
+    assert (fig.states, fig.edges, fig.won_states, fig.dead_ends, fig.winning_states) == (3, 3, 1, 0, 3)
+    assert fig.sequences == 4
+    assert fig.random == (Fraction(1), Fraction(1))
+    assert fig.greedy == (Fraction(1), Fraction(1))
+    assert len(fig.shortest_win) == 2
+    assert fig.decisions == []
+
+
+def test_three_aces_and_a_two_counted_by_hand() -> None:
+    # A A A 2 on the top row. Removing 1-2 leaves A 2 apart, which consolidate into a stuck
+    # A 2; removing 2-3 leaves A . . 2, the same after consolidating. Nothing can be won.
+    table, pos = grid_position({0: 1, 1: 1, 2: 1, 3: 2})
+    graph, fig = figures_of(PlayerView(table, pos))
+    assert (fig.states, fig.won_states, fig.dead_ends, fig.winning_states, fig.sequences) == (2, 0, 1, 0, 0)
+    assert fig.random == fig.greedy == (Fraction(0), Fraction(0))
+    assert fig.shortest_win == [] and fig.decisions == []
+
+
+def brute_force_mc(table: Table, pos: Position) -> tuple[int, Fraction, Fraction]:
+    """(winning sequences, random player's odds, greedy player's odds) by plain recursion."""
+    memo: dict = {}
+
+    def walk(p: Position) -> tuple[int, Fraction, Fraction]:
+        key = table.key(p)
+        if key in memo:
+            return memo[key]
+        if table.is_won(p):
+            result = (1, Fraction(1), Fraction(1))
+        else:
+            moves = table.legal_moves(p)
+            removals = [m for m in moves if not isinstance(m, Consolidate)] or moves
+            wins, rand, greedy = 0, Fraction(0), Fraction(0)
+            for move in moves:
+                w, r, g = walk(table.apply(p, move))
+                wins += w
+                rand += r / len(moves)
+                if move in removals:
+                    greedy += g / len(removals)
+            result = (wins, rand, greedy)
+        memo[key] = result
+        return result
+
+    return walk(pos)
+
+
+def brute_force_matrimony(view: MatrimonyView, pos) -> tuple[int, Fraction, Fraction]:
+    memo: dict = {}
+
+    def walk(p) -> tuple[int, Fraction, Fraction]:
+        key = view.key(p)
+        if key in memo:
+            return memo[key]
+        if view.is_won(p):
+            result = (1, Fraction(1), Fraction(1))
+        else:
+            choices = view.choices(p)
+            plays = [c for c in choices if isinstance(c[-1], MatrimonyPlay)] or choices
+            wins, rand, greedy = 0, Fraction(0), Fraction(0)
+            for choice in choices:
+                w, r, g = walk(view.apply(p, choice))
+                wins += w
+                rand += r / len(choices)
+                if choice in plays:
+                    greedy += g / len(plays)
+            result = (wins, rand, greedy)
+        memo[key] = result
+        return result
+
+    return walk(pos)
+
+
+MC_CASES = [(name, seed) for name in ("pysol", "strict", "5x4", "thirteens", "weddings", "2decks") for seed in range(12)]
+
+
+@pytest.mark.parametrize("name,seed", MC_CASES)
+def test_monte_carlo_figures_match_brute_force(name: str, seed: int) -> None:
+    rules = RULE_SETS[name]
+    table, pos, _ = late_position(rules, seed, left=12 if rules.decks == 1 else 14)
+    graph, fig = figures_of(PlayerView(table, pos))
+    sequences, rand, greedy = brute_force_mc(table, pos)
+    assert fig.complete
+    assert fig.sequences == sequences
+    assert fig.random == (rand, rand)
+    assert fig.greedy == (greedy, greedy)
+    assert (fig.winning_states > 0) == (sequences > 0) == bool(fig.shortest_win)
+
+
+def test_brute_force_cases_include_wins_and_losses() -> None:
+    outcomes = set()
+    for name, seed in MC_CASES:
+        table, pos, _ = late_position(RULE_SETS[name], seed, left=12 if RULE_SETS[name].decks == 1 else 14)
+        outcomes.add(brute_force_mc(table, pos)[0] > 0)
+    assert outcomes == {True, False}
+
+
+def matrimony_positions(name: str):
+    """Positions on and just off the last redeals of winning lines, and late random ones."""
+    rules = MATRIMONY_RULES[name]
+    for game in WON_ARNOLD if name == "arnold" else WON_PYSOL[:1]:
+        for table, pos, _ in on_and_off_line(rules, game, 5 if name == "arnold" else 3):
+            yield table, pos
+    for game, seed in [(5, 2), (11, 3), (3, 6)]:
+        table = MatrimonyTable(rules, deal_of(game))
+        yield table, random_line(table, random.Random(seed), rounds=15)[0]
+
+
+@pytest.mark.parametrize("name", ["arnold", "pysol"])
+def test_matrimony_figures_match_brute_force(name: str) -> None:
+    outcomes = set()
+    for table, pos in matrimony_positions(name):
+        view = MatrimonyView(table, pos)
+        graph, fig = figures_of(view)
+        sequences, rand, greedy = brute_force_matrimony(view, view.start())
+        assert fig.complete
+        assert (fig.sequences, fig.random[0], fig.greedy[0]) == (sequences, rand, greedy)
+        outcomes.add(sequences > 0)
+    assert outcomes == {True, False}
+
+
+def plain_verdict(table, pos) -> str:
+    space = (PlainSpace if isinstance(table, Table) else MatrimonyPlain)(table, pos)
+    return solve(space, Limits(first_pass=None)).verdict
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(["pysol", "strict", "thirteens", "weddings"]),
+    seed=st.integers(0, 10_000),
+    pick=st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+)
+def test_can_still_win_agrees_with_the_solver(name: str, seed: int, pick: list[int]) -> None:
+    table, pos, _ = late_position(RULE_SETS[name], seed, left=14)
+    graph, fig = figures_of(PlayerView(table, pos))
+    for p in pick + [0]:
+        node = p % fig.states
+        verdict = plain_verdict(table, graph.positions[node])
+        assert verdict == (WON if fig.can_win[node] else LOST)
+
+
+def test_critical_decisions_keep_and_lose_what_they_say() -> None:
+    checked = 0
+    for name, seed in MC_CASES:
+        rules = RULE_SETS[name]
+        table, pos, _ = late_position(rules, seed, left=12 if rules.decks == 1 else 14)
+        play = PlayerView(table, pos)
+        graph, fig = figures_of(play)
+        replayed = pos
+        played = 0
+        for decision in fig.decisions:
+            while played + 1 < decision.move_number:
+                replayed = table.apply(replayed, fig.shortest_win[played])
+                played += 1
+            for choice in decision.keep:
+                assert plain_verdict(table, play.apply(replayed, choice)) == WON
+            for choice in decision.lose:
+                assert plain_verdict(table, play.apply(replayed, choice)) == LOST
+            checked += 1
+    assert checked > 0
+
+
+def test_a_cut_graph_gives_bounds_around_the_whole_graphs_figures() -> None:
+    for seed in range(6):
+        table, pos, _ = late_position(PYSOL, seed, left=16)
+        play = PlayerView(table, pos)
+        whole = analysis.figures(play, analysis.build(play))
+        if whole.states < 10:
+            continue
+        cut_graph = analysis.build(play, max_states=whole.states // 2)
+        cut = analysis.figures(play, cut_graph)
+        assert not cut.complete and cut.states <= whole.states // 2
+        assert cut.random[0] <= whole.random[0] <= cut.random[1]
+        assert cut.greedy[0] <= whole.greedy[0] <= cut.greedy[1]
+        assert cut.sequences <= whole.sequences and cut.winning_states <= whole.winning_states
+        assert cut.decisions == []

@@ -1,0 +1,113 @@
+"""CliRunner tests of `wedlock analyze`: text, JSON, exports, cut graphs and bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from solver import graph_report
+from tests.test_cli import assert_bad_input, run
+
+# Monte Carlo game 2 under strict rules has a 17-state graph with a win; Matrimony game 2
+# under Arnold's rules a 2,553-state one.
+SMALL = ("monte-carlo", "2", "--rules", "strict")
+
+
+def analyze_json(*args: object) -> dict:
+    result = run("analyze", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_text_report_lists_every_figure_and_the_shortest_win() -> None:
+    result = run("analyze", *SMALL)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("# Monte Carlo") and lines[0].endswith("game 2: the whole state graph")
+    data = analyze_json(*SMALL)
+    assert f"states:             {data['states']:,} ({data['edges']:,} edges)" in lines
+    assert f"winning sequences:  {data['winning_sequences']:,}" in lines
+    assert any(line.startswith("random player wins: ") and "exactly" in line for line in lines)
+    moves = [re.sub(r"^  \d+\. ", "", line) for line in lines if re.match(r"^  \d+\. ", line)]
+    assert moves == data["shortest_win"]
+    assert f"critical decisions on the shortest win: {len(data['critical_decisions'])}" in lines
+
+
+def test_json_figures_are_consistent(tmp_path: Path) -> None:
+    data = analyze_json(*SMALL)
+    assert data["game"] == "monte-carlo" and data["rules"] == "strict" and data["game_number"] == "2"
+    assert data["complete"] is True
+    assert 0 < data["won_states"] <= data["winning_states"] <= data["states"]
+    assert data["winning_sequences"] > 0
+    for player in ("random_player", "greedy_player"):
+        num, _, den = data[player]["exact"].partition("/")
+        assert abs(int(num) / int(den or 1) - data[player]["value"]) < 1e-12
+    assert data["critical_decisions"], "this deal has decisions that lose"
+    for decision in data["critical_decisions"]:
+        assert decision["keep"] and decision["lose"]
+        assert 1 <= decision["move_number"] <= len(data["shortest_win"])
+    # The shortest win is a legal win by the referee.
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(data["shortest_win"]) + "\n")
+    verified = run("verify", "monte-carlo", "2", "--rules", "strict", "--moves", moves)
+    assert verified.exit_code == 0, verified.stdout
+
+
+def test_matrimony_shortest_win_replays(tmp_path: Path) -> None:
+    data = analyze_json("matrimony", "2")
+    assert data["complete"] and data["random_player"]["exact"] == data["greedy_player"]["exact"]
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(data["shortest_win"]) + "\n")
+    assert run("verify", "matrimony", "2", "--moves", moves).exit_code == 0
+
+
+def test_a_cut_graph_says_its_figures_are_bounds() -> None:
+    data = analyze_json("monte-carlo", "1", "--max-states", "50")
+    assert data["complete"] is False and data["states"] <= 50
+    low, high = data["random_player"]["range"]
+    assert 0 <= low <= high <= 1 and data["random_player"]["value"] is None
+    assert data["critical_decisions"] == []
+    text = run("analyze", "monte-carlo", "1", "--max-states", "50").stdout
+    assert "cut at 50 states" in text.splitlines()[0]
+    assert "random player wins: between " in text
+
+
+def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
+    graphml, dot, png = tmp_path / "g.graphml", tmp_path / "g.dot", tmp_path / "g.png"
+    result = run("analyze", *SMALL, "--graphml", graphml, "--dot", dot, "--png", png)
+    assert result.exit_code == 0, result.stderr
+    data = analyze_json(*SMALL)
+    graph = nx.read_graphml(graphml)
+    assert graph.number_of_nodes() == data["states"] and graph.number_of_edges() == data["edges"]
+    attrs = [a for _, a in graph.nodes(data=True)]
+    assert sum(a["won"] for a in attrs) == data["won_states"]
+    assert sum(a["dead_end"] for a in attrs) == data["dead_ends"]
+    assert sum(a["can_win"] for a in attrs) == data["winning_states"]
+    assert sum(a["on_shortest_win"] for a in attrs) >= 2
+    moves = {a["move"] for _, _, a in graph.edges(data=True)}
+    assert all(moves)
+    text = dot.read_text()
+    assert text.startswith("digraph wedlock {") and text.rstrip().endswith("}")
+    assert text.count(" -> ") == data["edges"]
+    assert text.count("fillcolor=gold") == data["won_states"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_refuses_a_big_graph_politely(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graph_report, "PNG_MOST_STATES", 10)
+    result = run("analyze", *SMALL, "--png", tmp_path / "g.png")
+    assert_bad_input(result, "17 states", "--png draws at most 10")
+    assert not (tmp_path / "g.png").exists()
+
+
+@pytest.mark.parametrize("number", ["0", "-3", "abc", "ms0"])
+def test_bad_game_numbers_are_one_line(number: str) -> None:
+    assert_bad_input(run("analyze", "monte-carlo", number), number.lstrip("-") or number)
+
+
+def test_unwritable_export_is_one_line(tmp_path: Path) -> None:
+    assert_bad_input(run("analyze", *SMALL, "--dot", tmp_path / "missing" / "g.dot"), "cannot write")
