@@ -186,6 +186,8 @@ class ColumnSpace:
         for k in range(self.total - 1, -1, -1):
             self.spares[k] = list(self.spares[k + 1])
             self.spares[k][self.rank_list[k]] += 1
+        # cell -> (column, bit of its row, its count in `_unmatched`'s packing)
+        self._cell_bits = [(cell % self.rules.cols, 1 << cell // self.rules.cols, 1 << 3 * (cell % self.rules.cols)) for cell in range(self.rules.cells)]
         self._fills: dict = {}  # (column heights, stock) -> what `_deal` deals
         self._dead: dict = {}  # key -> whether `_stuck` finds the state lost
         self._start = self.state_of(start if start is not None else table.start())
@@ -235,6 +237,7 @@ class ColumnSpace:
         if len(dead) > 1_000_000:
             dead.clear()
         base = [len(col) for col in columns]
+        cell_bits = self._cell_bits
         for _, mask, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
             if stock == self.total and len(pairs) > 1 and not self.rules.strict and _splits(self.rules, pairs, self._column_shift):
                 continue
@@ -244,20 +247,19 @@ class ColumnSpace:
             cut = [0] * cols  # the rows this phase empties, by column
             heights = list(base)
             for a, b in pairs:
+                rank = ranks[a]
                 for cell in (a, b):
-                    row, c = divmod(cell, cols)
-                    rank = rank_list[grid[cell]]
-                    gone[rank] = gone.get(rank, 0) + (1 << 3 * c)
-                    cut[c] |= 1 << row
+                    c, row_bit, count = cell_bits[cell]
+                    gone[rank] = gone.get(rank, 0) + count
+                    cut[c] |= row_bit
                     heights[c] -= 1
             fill = fills.get((*heights, stock))
             if fill is None:
                 fill = fills[(*heights, stock)] = self._deal(heights, stock)
             dealt, came, after = fill
             spare = spares[after]
-            if any(
-                _unmatched(where.get(rank, 0) - gone.get(rank, 0) + came.get(rank, 0)) > spare[rank]
-                for rank in gone.keys() | came.keys()
+            if any(_unmatched(where[rank] - out + came.get(rank, 0)) > spare[rank] for rank, out in gone.items()) or any(
+                _unmatched(where.get(rank, 0) + into) > spare[rank] for rank, into in came.items() if rank not in gone
             ):
                 continue
             child = (
@@ -374,12 +376,11 @@ class ColumnSpace:
                 by_rank.setdefault(rank_list[x], []).append((c, r))
         pairs, waiting_for_stock = [], []
         for rank, same in by_rank.items():
-            usable = _partners(tuple(c for c, _ in same), spare[rank])
-            if usable is None:
+            routes = _routes(tuple(same), spare[rank])
+            if routes is None:
                 return True
-            together, with_stock = usable
-            pairs.extend((*same[a], *same[b]) for a, b in together)
-            waiting_for_stock.extend(same[a] for a in with_stock)
+            pairs.extend(routes[0])
+            waiting_for_stock.extend(routes[1])
         # free[c] has bit r set when the card in column c, row r is in `free`.
         cols, bottom = len(columns), self.rules.rows - 1
         full = [(1 << len(col)) - 1 for col in columns]
@@ -442,6 +443,20 @@ def _unmatched(counts: int) -> int:
     number of cards in column c in bits 3c .. 3c+2."""
     columns = tuple(c for c in range(8) for _ in range(counts >> 3 * c & 7))
     return len(columns) - 2 * _column_matching(columns)
+
+
+@lru_cache(maxsize=1 << 16)
+def _routes(
+    cells: tuple[tuple[int, int], ...], spare: int
+) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]] | None:
+    """`_partners` for one rank's cards at these (column, row) cells, in reading order of
+    columns: the allowed grid pairs as (column, row, column, row) and the cells allowed a
+    stock partner; None when the rank cannot be paired off."""
+    usable = _partners(tuple(c for c, _ in cells), spare)
+    if usable is None:
+        return None
+    together, with_stock = usable
+    return tuple((*cells[a], *cells[b]) for a, b in together), tuple(cells[a] for a in with_stock)
 
 
 @lru_cache(maxsize=None)
