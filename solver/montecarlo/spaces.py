@@ -376,44 +376,44 @@ class ColumnSpace:
                 by_rank.setdefault(rank_list[x], []).append((c, r))
         pairs, waiting_for_stock = [], []
         for rank, same in by_rank.items():
-            routes = _routes(tuple(same), spare[rank])
+            routes = _routes(tuple(same), spare[rank], self.rules.rows - 1)
             if routes is None:
                 return True
             pairs.extend(routes[0])
             waiting_for_stock.extend(routes[1])
         # free[c] has bit r set when the card in column c, row r is in `free`.
-        cols, bottom = len(columns), self.rules.rows - 1
+        cols = len(columns)
         full = [(1 << len(col)) - 1 for col in columns]
         free = [0] * cols
         changed = True
         while changed:
             changed, still = False, []
-            for c, r in waiting_for_stock:
-                lands_near = (
-                    (c > 0 and (full[c - 1] & ~free[c - 1]).bit_count() <= min(r + 1, bottom))
-                    or (c + 1 < cols and (full[c + 1] & ~free[c + 1]).bit_count() <= min(r + 1, bottom))
-                    or (r < bottom and not full[c] >> (r + 1) & ~free[c] >> (r + 1))
-                )
-                if lands_near:
-                    free[c] |= 1 << r
+            for entry in waiting_for_stock:
+                c, bit, reach, below = entry
+                if (
+                    (c > 0 and (full[c - 1] & ~free[c - 1]).bit_count() <= reach)
+                    or (c + 1 < cols and (full[c + 1] & ~free[c + 1]).bit_count() <= reach)
+                    or (below and not full[c] & below & ~free[c])
+                ):
+                    free[c] |= bit
                     changed = True
                 else:
-                    still.append((c, r))
+                    still.append(entry)
             waiting_for_stock, waiting = still, []
             for pair in pairs:
-                ci, ri, cj, rj = pair
-                if free[ci] >> ri & free[cj] >> rj & 1:
+                ci, bit_i, above_i, ri, cj, bit_j, above_j, rj = pair
+                if free[ci] & bit_i and free[cj] & bit_j:
                     continue
                 if ci == cj:
-                    between = (1 << rj) - (2 << ri)  # rows ri+1 .. rj-1 (ri < rj)
+                    between = above_j ^ above_i ^ bit_i  # the rows strictly between (ri < rj)
                     can_touch = free[ci] & between == between
                 else:
-                    low_i = ri - (free[ci] & ((1 << ri) - 1)).bit_count()
-                    low_j = rj - (free[cj] & ((1 << rj) - 1)).bit_count()
-                    can_touch = low_i <= rj + 1 and low_j <= ri + 1
+                    can_touch = (
+                        ri - (free[ci] & above_i).bit_count() <= rj + 1 and rj - (free[cj] & above_j).bit_count() <= ri + 1
+                    )
                 if can_touch:
-                    free[ci] |= 1 << ri
-                    free[cj] |= 1 << rj
+                    free[ci] |= bit_i
+                    free[cj] |= bit_j
                     changed = True
                 else:
                     waiting.append(pair)
@@ -446,17 +446,26 @@ def _unmatched(counts: int) -> int:
 
 
 @lru_cache(maxsize=1 << 16)
-def _routes(
-    cells: tuple[tuple[int, int], ...], spare: int
-) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]] | None:
-    """`_partners` for one rank's cards at these (column, row) cells, in reading order of
-    columns: the allowed grid pairs as (column, row, column, row) and the cells allowed a
-    stock partner; None when the rank cannot be paired off."""
+def _routes(cells: tuple[tuple[int, int], ...], spare: int, bottom: int) -> tuple[tuple, tuple] | None:
+    """`_partners` for one rank's cards at these (column, row) cells, listed column by column,
+    in the form `ColumnSpace._stuck` reads; None when the rank cannot be paired off.
+
+    An allowed grid pair is (column, row bit, bits of the rows above, row) for each card; a
+    card allowed a stock partner is (column, row bit, the highest row a newcomer in a
+    neighbouring column may stay at, bits of the rows below it, or 0 on the bottom row)."""
     usable = _partners(tuple(c for c, _ in cells), spare)
     if usable is None:
         return None
     together, with_stock = usable
-    return tuple((*cells[a], *cells[b]) for a, b in together), tuple(cells[a] for a in with_stock)
+
+    def card(c: int, r: int) -> tuple[int, int, int, int]:
+        return c, 1 << r, (1 << r) - 1, r
+
+    pairs = tuple((*card(*cells[a]), *card(*cells[b])) for a, b in together)
+    stock = tuple(
+        (c, 1 << r, min(r + 1, bottom), -(2 << r) if r < bottom else 0) for c, r in (cells[a] for a in with_stock)
+    )
+    return pairs, stock
 
 
 @lru_cache(maxsize=None)
