@@ -196,11 +196,11 @@ def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
 
 
 def test_exact_space_wins_where_the_greedy_search_does_not() -> None:
-    # Every position on a winning line is won. Game 2's line (found by the search that may
-    # hold cards back) passes positions where the greedy search finds no win: the exact
+    # Every position on a winning line is won. Game 29's line (found by the exact search)
+    # passes positions where the greedy search finds no win: the exact
     # space must find one there, and the referee must accept it.
-    table = Table(PYSOL, deal_of(2))
-    win = winning_line(2, "pysol")
+    table = Table(PYSOL, deal_of(29))
+    win = winning_line(29, "pysol")
     events = [i for i, m in enumerate(win) if isinstance(m, (Deal, Redeal))]
     greedy_lost = 0
     for cut in events[-12:]:
@@ -215,3 +215,52 @@ def test_exact_space_wins_where_the_greedy_search_does_not() -> None:
         assert found.verdict == WON, cut
         assert referee(PYSOL, table.deal, list(win[: cut + 1]) + exact.moves(found.steps)).won, cut
     assert greedy_lost >= 3
+
+
+def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
+    # The one-suit relaxation (pysol_dead.py) may only cut positions the plain search loses.
+    dead_seen = 0
+    for seed in range(45):
+        table = Table(PYSOL, deal_of(seed + 200))
+        pos, _ = random_line(table, random.Random(seed), 14 + seed % 3)
+        if not PysolSpace(table, pos).dead(pos):
+            continue
+        plain = solve(PlainSpace(table, pos), Limits(max_states=PLAIN_CAP // 4, first_pass=None))
+        assert plain.verdict != WON, seed
+        dead_seen += plain.verdict == LOST
+    assert dead_seen >= 15, dead_seen
+    # Every position on a winning line the referee accepts is won: none may be cut. The lines
+    # come from the greedy search with the cut turned off, so a wrong cut cannot hide them.
+    won_seen = 0
+    for game in WON_PYSOL:
+        table = Table(PYSOL, deal_of(game))
+        greedy = PysolGreedySpace(table)
+        greedy.dead = lambda pos: False
+        line = greedy.moves(solve(greedy, Limits(max_states=None)).steps)
+        assert referee(PYSOL, table.deal, line).won, game
+        pos = table.start()
+        for move in line:
+            pos = table.apply(pos, move)
+            if pos.rounds:
+                won_seen += 1
+                assert not PysolSpace(table, pos).dead(pos), (game, move)
+    assert won_seen >= 100, won_seen
+
+
+def test_pysol_dead_plays_a_settled_copy_before_a_free_one() -> None:
+    # Clubs hold Q K A .. 9 going up; spades, hearts and diamonds are done. Pile 1 is still to
+    # be redealt and holds clubs Q .. 8 with 10♣ on top; settled pile 6 holds 10♣ on J♣ J♣.
+    # Playing pile 6's 10♣ first wins; playing pile 1's first loses. The relaxation must
+    # find the first way (a version that preferred the free copy would call this lost).
+    # With 9♣ over the two 10♣ (and J♣ J♣ in pile 1 instead) no order wins.
+    table = Table(PYSOL, deal_of(1))
+    counts = (0, 13, 13, 13, 11, 13, 13, 13)
+    for second, settled, verdict in (
+        ((11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (10, 10, 9), WON),
+        ((11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 10, 10), (9, 9, 8), LOST),
+    ):
+        piles = (bytes(second),) + (b"",) * 4 + (bytes(settled),) + (b"",) * 10
+        pos = Position(piles, counts, 104, 15)
+        assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
+        assert PysolSpace(table, pos).dead(pos) == (verdict == LOST)
+        assert solve(PysolSpace(table, pos), EXHAUSTIVE).verdict == verdict

@@ -29,6 +29,7 @@ from typing import Hashable, Iterator, NamedTuple, Sequence
 
 from .moves import Deal, Move, Play, Redeal, Shift
 from .play import Position, Table
+from .pysol_dead import SuitPuzzle
 from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, card_of
 
 NONE = 255
@@ -62,6 +63,7 @@ class PysolSuits:
         self.deal_index = [tuple(w) for w in where]  # the two copies' places in the deal
         self._real_start = start if start is not None else table.start()
         self._start = self.canonical(self._real_start)
+        self.dead = SuitPuzzle(self.down, self.up, self.rank_in).dead  # a position no line wins
 
     def canonical(self, pos: Position) -> Position:
         """The position with each suit holding 13 cards written as (down 0, up 13)."""
@@ -276,7 +278,9 @@ class PysolGreedySpace(PysolSuits):
             if self.is_won(stuck):
                 yield (plays, None), stuck
             elif event is not None:
-                yield (plays, event), self.table.apply(stuck, event)
+                child = self.table.apply(stuck, event)
+                if not self.dead(child):
+                    yield (plays, event), child
 
 
 class PysolHoldSpace(PysolGreedySpace):
@@ -344,13 +348,17 @@ class PysolSpace(PysolSuits):
             event = self.event(pos)
             if event is not None:
                 redealt = event.pile if isinstance(event, Redeal) else -1
-                yield (plays, event), self.held(self.table.apply(after, event), frozen, passed, redealt)
+                child = self.table.apply(after, event)
+                if not self.dead(child):
+                    yield (plays, event), self.held(child, frozen, passed, redealt)
             return
         p, result = choice
         code = piles[p][-1]
         spot = (p, len(piles[p]) - 1)
         played = self.play(plays, piles, counts, p, result)
-        yield (played[0], None), self.held(Position(played[1], played[2], pos.stock, pos.rounds), frozen, passed)
+        child = Position(played[1], played[2], pos.stock, pos.rounds)
+        if not self.dead(child):
+            yield (played[0], None), self.held(child, frozen, passed)
         if self.at_thirteen(counts, code):
             yield (plays, None), self.held(after, frozen, passed | {spot})
         else:
