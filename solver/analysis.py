@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import inf
-from typing import Any, Hashable, Protocol, Sequence
+from math import inf, lcm
+from typing import Any, Hashable, Iterator, Protocol
 
 import networkx as nx
 
@@ -67,97 +67,129 @@ class Exit:
     line: Moves = ()
 
 
-@dataclass
-class _Inner:
-    """A primitive position inside a phase, with the ways the phase reached it."""
-
-    pos: Any
-    paths: int = 0
-    random: Fraction = Fraction(0)
-    greedy: Fraction = Fraction(0)
-    line: Moves = ()
-
-
 class CyclicGraph(RuntimeError):
     """The play offered has a cycle: the figures assume none (a game's adapter is wrong)."""
+
+
+@dataclass
+class _Phase:
+    """The primitive positions a phase can reach before its phase-ending move.
+
+    `order` is topological; `steps[key]` lists each choice with the position it leads to
+    and that position's key (ending the phase or not).
+    """
+
+    at: dict[Hashable, Any]
+    steps: dict[Hashable, list[tuple[Moves, Any, Hashable]]]
+    order: list[Hashable]
 
 
 def phase_exits(play: Play, start: Any) -> dict[Hashable, tuple[Any, Exit]]:
     """Every way through the phase starting at `start`: next node key -> (position, Exit).
 
     A next node is the position after a phase-ending move, or a won or stuck position met
-    inside the phase.
+    inside the phase. The players' odds are kept as integers over one denominator D for the
+    whole phase: D = L ** (longest path + 1) with L the least common multiple of the numbers
+    of choices met, so every division by a number of choices is exact.
     """
-    inner = _inner_positions(play, start)
-    exits: dict[Hashable, tuple[Any, Exit]] = {}
+    phase = _phase(play, start)
+    first = play.key(start)
+    depth = {first: 0}
+    base = 1
+    preferred: dict[Hashable, list[Moves]] = {}
+    for key in phase.order:
+        steps = phase.steps[key]
+        if not steps:
+            continue
+        options = [c for c, _, _ in steps]
+        preferred[key] = [c for c in options if play.takes_cards(c)] or options
+        base = lcm(base, len(options), len(preferred[key]))
+        for choice, _, k in steps:
+            if not play.ends_phase(choice):
+                depth[k] = max(depth.get(k, 0), depth[key] + 1)
+    scale = base ** (max(depth.values()) + 1)
+    paths = {first: 1}
+    random = {first: scale}
+    greedy = {first: scale}
+    lines: dict[Hashable, Moves] = {first: ()}
+    exits: dict[Hashable, tuple[Any, list]] = {}
 
-    def leave(pos: Any, paths: int, random: Fraction, greedy: Fraction, line: Moves) -> None:
-        key = play.key(pos)
+    def leave(key: Hashable, pos: Any, n: int, r: int, g: int, line: Moves) -> None:
         if key not in exits:
-            exits[key] = (pos, Exit(line=line))
+            exits[key] = (pos, [0, 0, 0, line])
         out = exits[key][1]
-        out.sequences += paths
-        out.random += random
-        out.greedy += greedy
+        out[0] += n
+        out[1] += r
+        out[2] += g
 
-    first = play.key(start)
-    for key in inner["order"]:
-        here: _Inner = inner["at"][key]
-        if here.paths == 0:
+    for key in phase.order:
+        n = paths.get(key, 0)
+        if n == 0:
             continue
-        choices = inner["choices"][key]
-        if key != first and (not choices or play.is_won(here.pos)):
-            leave(here.pos, here.paths, here.random, here.greedy, here.line)
+        steps = phase.steps[key]
+        r, g, line = random[key], greedy[key], lines[key]
+        if not steps:
+            if key != first:
+                leave(key, phase.at[key], n, r, g, line)
             continue
-        if play.is_won(here.pos):
-            continue
-        preferred = [c for c in choices if play.takes_cards(c)] or choices
-        for choice in choices:
-            random = here.random / len(choices)
-            greedy = here.greedy / len(preferred) if choice in preferred else Fraction(0)
-            after = play.apply(here.pos, choice)
-            line = here.line + tuple(choice)
+        share_r = r // len(steps)
+        liked = preferred[key]
+        share_g = g // len(liked)
+        for choice, after, k in steps:
+            rg = share_g if choice in liked else 0
             if play.ends_phase(choice):
-                leave(after, here.paths, random, greedy, line)
+                leave(k, after, n, share_r, rg, line + tuple(choice))
             else:
-                nxt: _Inner = inner["at"][play.key(after)]
-                if not nxt.line and nxt.paths == 0:
-                    nxt.line = line
-                nxt.paths += here.paths
-                nxt.random += random
-                nxt.greedy += greedy
-    return exits
+                if k not in paths:
+                    paths[k], random[k], greedy[k], lines[k] = 0, 0, 0, line + tuple(choice)
+                paths[k] += n
+                random[k] += share_r
+                greedy[k] += rg
+    return {
+        key: (pos, Exit(n, Fraction(r, scale), Fraction(g, scale), line)) for key, (pos, (n, r, g, line)) in exits.items()
+    }
 
 
-def _inner_positions(play: Play, start: Any) -> dict[str, Any]:
-    """The positions a phase can reach before its phase-ending move, in topological order."""
+def _phase(play: Play, start: Any) -> _Phase:
+    """Explore a phase depth first (won positions and phase-ending choices stop it)."""
     first = play.key(start)
-    at = {first: _Inner(start, paths=1, random=Fraction(1), greedy=Fraction(1))}
-    choices: dict[Hashable, list[Moves]] = {}
+    at = {first: start}
+    steps: dict[Hashable, list[tuple[Moves, Any, Hashable]]] = {}
     order: list[Hashable] = []
     state: dict[Hashable, int] = {first: 0}  # 0 entered, 1 finished
-    choices[first] = [] if play.is_won(start) else play.choices(start)
-    stack = [(first, iter([c for c in choices[first] if not play.ends_phase(c)]))]
+
+    def expand(key: Hashable) -> Iterator[Hashable]:
+        pos = at[key]
+        out = steps[key] = []
+        if play.is_won(pos):
+            return iter(())
+        inner = []
+        for choice in play.choices(pos):
+            after = play.apply(pos, choice)
+            k = play.key(after)
+            out.append((choice, after, k))
+            if not play.ends_phase(choice):
+                inner.append((k, after))
+        return iter(inner)
+
+    stack = [(first, expand(first))]
     while stack:
         key, todo = stack[-1]
-        for choice in todo:
-            after = play.apply(at[key].pos, choice)
-            k = play.key(after)
+        for k, after in todo:
             seen = state.get(k)
             if seen == 0:
                 raise CyclicGraph("a phase returns to a position it has left")
             if seen is None:
                 state[k] = 0
-                at[k] = _Inner(after)
-                choices[k] = [] if play.is_won(after) else play.choices(after)
-                stack.append((k, iter([c for c in choices[k] if not play.ends_phase(c)])))
+                at[k] = after
+                stack.append((k, expand(k)))
                 break
         else:
             stack.pop()
             state[key] = 1
             order.append(key)
     order.reverse()
-    return {"at": at, "choices": choices, "order": order}
+    return _Phase(at, steps, order)
 
 
 @dataclass
@@ -351,13 +383,11 @@ def _decisions(play: Play, sg: StateGraph, can_win: list[bool], line: list[Any])
 
 def _inner_can_win(play: Play, start: Any, can_win: list[bool], index: dict[Hashable, int]) -> dict[Hashable, bool]:
     """For each position inside the phase from `start`: whether a win is still reachable."""
-    inner = _inner_positions(play, start)
+    phase = _phase(play, start)
     result: dict[Hashable, bool] = {}
-    for key in reversed(inner["order"]):
-        here = inner["at"][key]
-        ok = play.is_won(here.pos)
-        for choice in inner["choices"][key]:
-            k = play.key(play.apply(here.pos, choice))
+    for key in reversed(phase.order):
+        ok = play.is_won(phase.at[key])
+        for choice, _, k in phase.steps[key]:
             ok = ok or (can_win[index[k]] if play.ends_phase(choice) else result[k])
         result[key] = ok
     return result

@@ -76,7 +76,11 @@ class Table:
 
     def legal_moves(self, pos: Position) -> list[Move]:
         """The primitive moves a player may make in `pos`."""
-        moves: list[Move] = list(self.removals(pos))
+        return self.moves_with(pos, list(self.removals(pos)))
+
+    def moves_with(self, pos: Position, removals: list[Move]) -> list[Move]:
+        """The legal moves of `pos`, given its removals."""
+        moves: list[Move] = list(removals)
         if self.can_consolidate(pos) and not (self.rules.strict and moves):
             moves.append(Consolidate())
         return moves
