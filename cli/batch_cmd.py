@@ -14,6 +14,7 @@ from solver.games import game_named
 from solver.runner import run_dask, run_local
 from solver.search import Limits
 
+from .analyze_cmd import DEFAULT_MAX_STATES
 from .common import BadInput, game_argument, input_errors, limit_options, rules_option
 
 
@@ -27,6 +28,14 @@ from .common import BadInput, game_argument, input_errors, limit_options, rules_
 @click.option("--solutions", is_flag=True, help="Store each win's moves too.")
 @click.option("--scheduler", help="Run on the Dask scheduler at this address (e.g. tcp://10.0.0.5:8786).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--analyze", is_flag=True, help="Add each deal's random and greedy players' odds (see analyze).")
+@click.option(
+    "--analyze-states",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_STATES,
+    show_default=True,
+    help="With --analyze: the state graph's --max-states; a cut graph gives odds as ranges.",
+)
 @limit_options
 @input_errors
 def batch_command(
@@ -39,6 +48,8 @@ def batch_command(
     solutions: bool,
     scheduler: str | None,
     quiet: bool,
+    analyze: bool,
+    analyze_states: int,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
@@ -59,7 +70,7 @@ def batch_command(
     if done and not resume:
         raise BadInput(f"{out_path} already holds results; add --resume to continue it, or choose another file")
     todo = pending_numbers(numbers, done, game.name, rules.name)
-    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions)
+    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, analyze_states if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with ExitStack() as stack:
         stream = stack.enter_context(open(out_path, "a", encoding="utf-8")) if out_path else sys.stdout

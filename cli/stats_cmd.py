@@ -20,7 +20,8 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     """Summarize results files: per game and rule set, the win rate and its 95% interval.
 
     The interval is Wilson's, with unknown deals counted as lost for the lower bound and
-    as won for the upper bound. A game number seen twice counts once.
+    as won for the upper bound. A game number seen twice counts once. Lines written by
+    `batch --analyze` add the mean odds of a random and a greedy player (see analyze).
 
     Example: wedlock stats mc.jsonl
     """
@@ -35,10 +36,28 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([s.as_dict() for s in summaries]))
         return
-    click.echo("| game | rules | deals | won | lost | unknown | win rate | 95% interval | median s | worst s |")
-    click.echo("|---|---|---|---|---|---|---|---|---|---|")
+    luck = any(s.analysed for s in summaries)
+    head = "| game | rules | deals | won | lost | unknown | win rate | 95% interval | median s | worst s |"
+    rule = "|---|---|---|---|---|---|---|---|---|---|"
+    if luck:
+        head += " analysed | random player | greedy player |"
+        rule += "---|---|---|"
+    click.echo(head)
+    click.echo(rule)
     for s in summaries:
-        click.echo(
+        line = (
             f"| {s.game} | {s.rules} | {s.deals} | {s.won} | {s.lost} | {s.unknown} | {100 * s.win_rate:.2f}% "
             f"| {100 * s.low:.2f}% - {100 * s.high:.2f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} |"
         )
+        if luck:
+            line += f" {s.analysed} | {rate(s.random_low, s.random_high)} | {rate(s.greedy_low, s.greedy_high)} |"
+        click.echo(line)
+
+
+def rate(low: float | None, high: float | None) -> str:
+    """A mean win rate, or its range when some graphs were cut."""
+    if low is None or high is None:
+        return "-"
+    if abs(high - low) < 5e-5:
+        return f"{100 * low:.2f}%"
+    return f"{100 * low:.2f}% - {100 * high:.2f}%"

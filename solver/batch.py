@@ -2,8 +2,9 @@
 
 A results file holds one JSON object a line, one line per game number:
 `{"game","rules","game_number","verdict","moves","states","seconds","version"}`, where
-`moves` is the length of the winning line (0 when not won); `solution` (the move list) is
-added on request. Lines are appended as deals finish, each with a single write, so a
+`moves` is the length of the winning line (0 when not won); `solution` (the move list) and
+`analysis` (`{"complete","states","random","greedy"}`: the random and greedy players' odds
+of winning as [low, high], equal when the state graph is complete) are added on request. Lines are appended as deals finish, each with a single write, so a
 killed batch leaves at worst one torn last line, which `read_results` cuts off.
 """
 
@@ -12,11 +13,12 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import __version__
+from . import __version__, analysis
 from .errors import WedlockError
 from .game import rules_of
 from .games import game_named
@@ -83,6 +85,7 @@ class Job:
     rules: str
     limits: Limits
     solutions: bool = False
+    analyze: int | None = None  # the state graph's --max-states, when the batch analyses
 
 
 def solve_number(job: Job, number: str) -> dict[str, Any]:
@@ -108,7 +111,27 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
     }
     if job.solutions and solution.verdict == "won":
         record["solution"] = [game.move_json(m) for m in solution.moves]
+    if job.analyze is not None:
+        record["analysis"] = analyse(game, rules, cards, job.analyze, solution.verdict, number)
     return record
+
+
+def analyse(game: Any, rules: Any, cards: Sequence[Any], max_states: int, verdict: str, number: str) -> dict[str, Any]:
+    """The luck figures of one deal for a results line; a whole graph must agree with the
+    solver's verdict."""
+    started = time.perf_counter()
+    play = game.player(rules, cards)
+    graph = analysis.build(play, max_states)
+    fig = analysis.figures(play, graph)
+    if fig.complete and verdict != "unknown" and fig.can_win[graph.start] != (verdict == "won"):
+        raise RuntimeError(f"game {number}: the state graph and the solver disagree on whether it can be won")
+    return {
+        "complete": fig.complete,
+        "states": fig.states,
+        "random": [float(fig.random[0]), float(fig.random[1])],
+        "greedy": [float(fig.greedy[0]), float(fig.greedy[1])],
+        "seconds": round(time.perf_counter() - started, 4),
+    }
 
 
 def solve_chunk(job: Job, numbers: Sequence[str]) -> list[dict[str, Any]]:
@@ -129,7 +152,21 @@ def check_record(obj: Any, where: str) -> dict[str, Any]:
         raise ResultsFileError(f"{where}: unknown verdict {obj['verdict']!r}")
     if not isinstance(obj["seconds"], (int, float)) or not isinstance(obj["game_number"], str):
         raise ResultsFileError(f"{where}: game_number must be text and seconds a number")
+    if "analysis" in obj and not _is_analysis(obj["analysis"]):
+        raise ResultsFileError(f"{where}: analysis must hold random and greedy as [low, high] between 0 and 1")
     return obj
+
+
+def _is_analysis(obj: Any) -> bool:
+    def odds(pair: Any) -> bool:
+        return (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in pair)
+            and 0 <= pair[0] <= pair[1] <= 1
+        )
+
+    return isinstance(obj, dict) and odds(obj.get("random")) and odds(obj.get("greedy"))
 
 
 def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]:

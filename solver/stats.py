@@ -38,6 +38,13 @@ class Summary:
     high: float  # Wilson upper bound, unknown counted as won
     median_seconds: float
     worst_seconds: float
+    # Over the deals whose lines carry an analysis (batch --analyze): how many, and the mean
+    # odds of the random and greedy players, low and high (equal when every graph is whole).
+    analysed: int = 0
+    random_low: float | None = None
+    random_high: float | None = None
+    greedy_low: float | None = None
+    greedy_high: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -68,6 +75,19 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
                 wilson(won + unknown, n)[1],
                 statistics.median(seconds),
                 max(seconds),
+                **players(rs),
             )
         )
+    return out
+
+
+def players(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The mean odds of the random and greedy players over the analysed records."""
+    analysed = [r["analysis"] for r in records if isinstance(r.get("analysis"), dict)]
+    if not analysed:
+        return {}
+    out: dict[str, Any] = {"analysed": len(analysed)}
+    for who in ("random", "greedy"):
+        out[f"{who}_low"] = statistics.fmean(a[who][0] for a in analysed)
+        out[f"{who}_high"] = statistics.fmean(a[who][1] for a in analysed)
     return out

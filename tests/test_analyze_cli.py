@@ -111,3 +111,59 @@ def test_bad_game_numbers_are_one_line(number: str) -> None:
 
 def test_unwritable_export_is_one_line(tmp_path: Path) -> None:
     assert_bad_input(run("analyze", *SMALL, "--dot", tmp_path / "missing" / "g.dot"), "cannot write")
+
+
+# --- batch --analyze and stats ------------------------------------------------------------
+
+
+def batch_lines(tmp_path: Path, *args: object) -> list[dict]:
+    out = tmp_path / "luck.jsonl"
+    result = run("batch", "monte-carlo", "1-8", "--rules", "strict", "--jobs", "1", "--quiet", "--out", out, *args)
+    assert result.exit_code == 0, result.stderr
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_batch_analyze_adds_the_players_odds(tmp_path: Path) -> None:
+    lines = batch_lines(tmp_path, "--analyze")
+    assert len(lines) == 8
+    for line in lines:
+        luck = line["analysis"]
+        assert luck["complete"] is True and luck["random"][0] == luck["random"][1]
+        # A deal can be won exactly when a player picking at random sometimes wins it.
+        assert (line["verdict"] == "won") == (luck["random"][0] > 0)
+        single = analyze_json("monte-carlo", line["game_number"], "--rules", "strict")
+        assert luck["random"][0] == single["random_player"]["value"]
+        assert luck["greedy"][0] == single["greedy_player"]["value"]
+        assert luck["states"] == single["states"]
+
+
+def test_stats_puts_the_players_next_to_perfect_play(tmp_path: Path) -> None:
+    lines = batch_lines(tmp_path, "--analyze")
+    result = run("stats", tmp_path / "luck.jsonl")
+    assert result.exit_code == 0, result.stderr
+    header, _, row = result.stdout.splitlines()
+    assert header.endswith("| analysed | random player | greedy player |")
+    random_mean = sum(line["analysis"]["random"][0] for line in lines) / len(lines)
+    greedy_mean = sum(line["analysis"]["greedy"][0] for line in lines) / len(lines)
+    assert row.endswith(f"| 8 | {100 * random_mean:.2f}% | {100 * greedy_mean:.2f}% |")
+    data = json.loads(run("stats", tmp_path / "luck.jsonl", "--json").stdout)[0]
+    assert data["analysed"] == 8 and abs(data["random_low"] - random_mean) < 1e-12
+
+
+def test_stats_shows_a_range_when_graphs_were_cut(tmp_path: Path) -> None:
+    out = tmp_path / "cut.jsonl"
+    result = run("batch", "monte-carlo", "1-2", "--jobs", "1", "--quiet", "--out", out, "--analyze", "--analyze-states", "20")
+    assert result.exit_code == 0, result.stderr
+    for line in out.read_text().splitlines():
+        luck = json.loads(line)["analysis"]
+        assert luck["complete"] is False and luck["random"][0] <= luck["random"][1]
+    row = run("stats", out).stdout.splitlines()[2]
+    assert re.search(r"\| 2 \| [\d.]+% - [\d.]+% \| [\d.]+% - [\d.]+% \|$", row), row
+
+
+def test_stats_rejects_a_malformed_analysis_with_its_line_number(tmp_path: Path) -> None:
+    lines = batch_lines(tmp_path, "--analyze")
+    lines[3]["analysis"]["random"] = [0.5]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert_bad_input(run("stats", bad), "line 4", "analysis")
