@@ -103,7 +103,8 @@ def report_lines(game, rules, label: str, fig: analysis.Figures) -> list[str]:
     if not fig.shortest_win:
         out.append("shortest win:       none" + (" found" if not fig.complete else ""))
         return out
-    out.append(f"shortest win:       {len(fig.shortest_win)} moves")
+    found = "" if fig.complete else " (the shortest found)"
+    out.append(f"shortest win:       {len(fig.shortest_win)} moves{found}")
     for i, move in enumerate(fig.shortest_win):
         out.append(f"  {i + 1}. {game.move_text(rules, move)}")
     if not fig.complete:

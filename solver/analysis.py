@@ -287,13 +287,15 @@ def figures(play: Play, sg: StateGraph) -> Figures:
     can_win = [False] * n
     sequences = [0] * n
     low = {"random": [Fraction(0)] * n, "greedy": [Fraction(0)] * n}
-    high = {"random": [Fraction(0)] * n, "greedy": [Fraction(0)] * n}
+    # The upper bounds differ from the lower ones only where a frontier is reachable.
+    high = low if sg.complete else {"random": [Fraction(0)] * n, "greedy": [Fraction(0)] * n}
+    bounds = [low] if sg.complete else [low, high]
     to_win = [inf] * n  # primitive moves of the shortest win from each node
     for v in reversed(order):
         if sg.won[v]:
             can_win[v], sequences[v], to_win[v] = True, 1, 0
-            for who in low:
-                low[who][v] = high[who][v] = Fraction(1)
+            for odds in bounds:
+                odds["random"][v] = odds["greedy"][v] = Fraction(1)
             continue
         if sg.frontier[v]:
             for who in low:
@@ -303,10 +305,11 @@ def figures(play: Play, sg: StateGraph) -> Figures:
             exit: Exit = data["exit"]
             can_win[v] = can_win[v] or can_win[w]
             sequences[v] += exit.sequences * sequences[w]
-            for who in low:
+            for who in ("random", "greedy"):
                 share = getattr(exit, who)
-                low[who][v] += share * low[who][w]
-                high[who][v] += share * high[who][w]
+                if share:
+                    for odds in bounds:
+                        odds[who][v] += share * odds[who][w]
             to_win[v] = min(to_win[v], len(exit.line) + to_win[w])
     line_nodes, line = _shortest_line(g, sg.start, to_win)
     s = sg.start
