@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from positions import cards_left, late_position, near_win_position
+from positions import cards_left, late_position, near_win_position, stored_win
 from solver.deals import numbered_deal
 from solver.montecarlo import GAME
 from solver.numbering import GameNumber
@@ -21,9 +21,10 @@ from solver.search import LOST, WON, Limits, solve
 
 EXHAUSTIVE = Limits(max_states=None)
 SIZES = {"pysol": 36, "strict": 40, "5x4": 34, "thirteens": 30, "weddings": 32, "2decks": 44}
-# Deals whose late positions need a stock partner for a card that has a grid partner in
-# reach: wrong `_partners` (ColumnSpace) loses some of them.
-MORE_GAMES = {"weddings": (78, 138)}
+# Deals whose late positions test the Weddings stuck-card cut hard: some need a stock
+# partner for a card that has a grid partner in reach (78, 138), some live only through a
+# rank's second or third pairing (21, 40). Wrong `_pairings` or per-rank checks lose them.
+MORE_GAMES = {"weddings": (21, 40, 78, 138)}
 
 
 def fast_space(table, pos):
@@ -43,10 +44,10 @@ def positions(name: str):
         for seed in range(10):
             yield near_win_position(rules, deal, win.moves, seed, SIZES[name] - 2 * seed)
     for game in MORE_GAMES.get(name, ()):
-        deal, win = _won_deal(rules, game)
-        assert win.verdict == WON, game
+        deal, line = stored_win(rules, game)
+        assert referee(rules, deal, line).won, game
         for seed in range(10):
-            yield near_win_position(rules, deal, win.moves, seed, 30 - 2 * (seed % 2))
+            yield near_win_position(rules, deal, line, seed, 30 - 2 * (seed % 2))
 
 
 def _won_deal(rules, game: int):

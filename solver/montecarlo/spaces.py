@@ -168,7 +168,7 @@ class ColumnSpace:
     cards of that rank still in the stock (which may land anywhere), can never be cleared; and
     a card that cannot come to touch any partner even if everything else that might go went
     first (`_stuck`) can never be removed, where its partners are only those that some such
-    pairing-off of its rank allows (`_partners`). Either way the position is lost.
+    pairing-off of its rank allows (`_pairings`). Either way the position is lost.
     tests/test_montecarlo_spaces.py checks both against the plain search.
     """
 
@@ -355,7 +355,7 @@ class ColumnSpace:
         A card's row only falls, by one for each card removed above it in its column, and a
         card dealt later lands at the bottom of a column, below every card there, and can
         rise only as far as the cards above it go. The pairs a won game removes match off
-        each rank's cards, so only the partners `_partners` allows are ever used. `free`
+        each rank's cards, so only the partners some pairing (`_pairings`) allows are ever used. `free`
         over-estimates the cards that can ever be removed; it grows until nothing changes:
         - both cards of an allowed pair on the grid, once they could come to touch if every
           card already in `free` were removed when convenient: in one column, every card
@@ -368,57 +368,50 @@ class ColumnSpace:
         A card outside `free` can never be removed, so the position is lost: in a won game,
         the first card of those outside `free` to go would leave with an allowed partner that,
         everything removed before it being in `free`, passes the test above.
+
+        Then, rank by rank: a won game pairs a rank's cards off in one way, so the argument
+        above holds with that rank's routes cut down to those of one pairing
+        and every other rank's left as they are. If that leaves a card outside `free` for each
+        pairing of some rank, the position is lost. A pairing that contains every route of
+        the rank that fired in the first fixpoint would fire them all again, so ranks that
+        have one need no second look.
         """
-        rank_list, spare = self.rank_list, self.spares[stock]
+        rank_list, spare, bottom = self.rank_list, self.spares[stock], self.rules.rows - 1
         by_rank: dict[int, list[tuple[int, int]]] = {}
         for c, col in enumerate(columns):
             for r, x in enumerate(col):
                 by_rank.setdefault(rank_list[x], []).append((c, r))
-        pairs, waiting_for_stock = [], []
+        all_routes, pairs, waiting_for_stock = [], [], []
         for rank, same in by_rank.items():
-            routes = _routes(tuple(same), spare[rank], self.rules.rows - 1)
+            routes = _routes(tuple(same), spare[rank], bottom)
             if routes is None:
                 return True
+            all_routes.append(routes)
             pairs.extend(routes[0])
             waiting_for_stock.extend(routes[1])
-        # free[c] has bit r set when the card in column c, row r is in `free`.
-        cols = len(columns)
         full = [(1 << len(col)) - 1 for col in columns]
-        free = [0] * cols
-        changed = True
-        while changed:
-            changed, still = False, []
-            for entry in waiting_for_stock:
-                c, bit, reach, below = entry
-                if (
-                    (c > 0 and (full[c - 1] & ~free[c - 1]).bit_count() <= reach)
-                    or (c + 1 < cols and (full[c + 1] & ~free[c + 1]).bit_count() <= reach)
-                    or (below and not full[c] & below & ~free[c])
-                ):
-                    free[c] |= bit
-                    changed = True
-                else:
-                    still.append(entry)
-            waiting_for_stock, waiting = still, []
-            for pair in pairs:
-                ci, bit_i, above_i, ri, cj, bit_j, above_j, rj = pair
-                if free[ci] & bit_i and free[cj] & bit_j:
-                    continue
-                if ci == cj:
-                    between = above_j ^ above_i ^ bit_i  # the rows strictly between (ri < rj)
-                    can_touch = free[ci] & between == between
-                else:
-                    can_touch = (
-                        ri - (free[ci] & above_i).bit_count() <= rj + 1 and rj - (free[cj] & above_j).bit_count() <= ri + 1
-                    )
-                if can_touch:
-                    free[ci] |= bit_i
-                    free[cj] |= bit_j
-                    changed = True
-                else:
-                    waiting.append(pair)
-            pairs = waiting
-        return free != full
+        fired: set = set()
+        if not _free_all(full, pairs, waiting_for_stock, fired):
+            return True
+        # One pairing per rank: see the docstring.
+        for k, (rank_pairs, rank_stock, pairings) in enumerate(all_routes):
+            if len(pairings) < 2:
+                continue
+            used = [route for route in rank_pairs + rank_stock if route in fired]
+            if any(all(route in pairing for route in used) for pairing in pairings):
+                continue  # that pairing alone would fire the same routes
+            others_pairs = [route for n, routes in enumerate(all_routes) if n != k for route in routes[0]]
+            others_stock = [route for n, routes in enumerate(all_routes) if n != k for route in routes[1]]
+            if not any(
+                _free_all(
+                    full,
+                    others_pairs + [r for r in rank_pairs if r in pairing],
+                    others_stock + [r for r in rank_stock if r in pairing],
+                )
+                for pairing in pairings
+            ):
+                return True
+        return False
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
         table, state, out = self.table, self.start(), []
@@ -445,67 +438,106 @@ def _unmatched(counts: int) -> int:
     return len(columns) - 2 * _column_matching(columns)
 
 
+def _free_all(full: list[int], pairs: list[tuple], waiting_for_stock: list[tuple], fired: set | None = None) -> bool:
+    """Whether `free` (`ColumnSpace._stuck`) grows to every card, given the allowed routes
+    in `_routes`'s form; `fired` collects the routes that freed a card."""
+    # free[c] has bit r set when the card in column c, row r is in `free`.
+    cols = len(full)
+    free = [0] * cols
+    changed = True
+    while changed:
+        changed, still = False, []
+        for entry in waiting_for_stock:
+            c, bit, reach, below = entry
+            if (
+                (c > 0 and (full[c - 1] & ~free[c - 1]).bit_count() <= reach)
+                or (c + 1 < cols and (full[c + 1] & ~free[c + 1]).bit_count() <= reach)
+                or (below and not full[c] & below & ~free[c])
+            ):
+                free[c] |= bit
+                changed = True
+                if fired is not None:
+                    fired.add(entry)
+            else:
+                still.append(entry)
+        waiting_for_stock, waiting = still, []
+        for pair in pairs:
+            ci, bit_i, above_i, ri, cj, bit_j, above_j, rj = pair
+            if free[ci] & bit_i and free[cj] & bit_j:
+                continue
+            if ci == cj:
+                between = above_j ^ above_i ^ bit_i  # the rows strictly between (ri < rj)
+                can_touch = free[ci] & between == between
+            else:
+                can_touch = (
+                    ri - (free[ci] & above_i).bit_count() <= rj + 1 and rj - (free[cj] & above_j).bit_count() <= ri + 1
+                )
+            if can_touch:
+                free[ci] |= bit_i
+                free[cj] |= bit_j
+                changed = True
+                if fired is not None:
+                    fired.add(pair)
+            else:
+                waiting.append(pair)
+        pairs = waiting
+    return free == full
+
+
 @lru_cache(maxsize=1 << 16)
-def _routes(cells: tuple[tuple[int, int], ...], spare: int, bottom: int) -> tuple[tuple, tuple] | None:
-    """`_partners` for one rank's cards at these (column, row) cells, listed column by column,
-    in the form `ColumnSpace._stuck` reads; None when the rank cannot be paired off.
+def _routes(cells: tuple[tuple[int, int], ...], spare: int, bottom: int) -> tuple[tuple, tuple, tuple] | None:
+    """The routes `_pairings` allows one rank's cards at these (column, row) cells, listed
+    column by column, in the form `_free_all` reads: the grid pairs, the stock routes, and
+    the routes of each pairing; None when the rank cannot be paired off.
 
-    An allowed grid pair is (column, row bit, bits of the rows above, row) for each card; a
-    card allowed a stock partner is (column, row bit, the highest row a newcomer in a
-    neighbouring column may stay at, bits of the rows below it, or 0 on the bottom row)."""
-    usable = _partners(tuple(c for c, _ in cells), spare)
-    if usable is None:
+    A grid pair is (column, row bit, bits of the rows above, row) for each card; a card
+    allowed a stock partner is (column, row bit, how many cards a neighbouring column may
+    keep above a newcomer that is to touch it, bits of the rows below it or 0 on the bottom
+    row)."""
+    pairings = _pairings(tuple(c for c, _ in cells), spare)
+    if not pairings:
         return None
-    together, with_stock = usable
 
-    def card(c: int, r: int) -> tuple[int, int, int, int]:
-        return c, 1 << r, (1 << r) - 1, r
+    def pair(a: int, b: int) -> tuple[int, ...]:
+        (ca, ra), (cb, rb) = cells[a], cells[b]
+        return ca, 1 << ra, (1 << ra) - 1, ra, cb, 1 << rb, (1 << rb) - 1, rb
 
-    pairs = tuple((*card(*cells[a]), *card(*cells[b])) for a, b in together)
-    stock = tuple(
-        (c, 1 << r, min(r + 1, bottom), -(2 << r) if r < bottom else 0) for c, r in (cells[a] for a in with_stock)
-    )
-    return pairs, stock
+    def alone(a: int) -> tuple[int, int, int, int]:
+        c, r = cells[a]
+        return c, 1 << r, min(r + 1, bottom), -(2 << r) if r < bottom else 0
+
+    pairs = tuple(pair(a, b) for a, b in sorted({p for together, _ in pairings for p in together}))
+    stock = tuple(alone(a) for a in sorted({a for _, with_stock in pairings for a in with_stock}))
+    each = tuple(frozenset([pair(a, b) for a, b in together] + [alone(a) for a in with_stock]) for together, with_stock in pairings)
+    return pairs, stock, each
 
 
 @lru_cache(maxsize=None)
-def _partners(columns: tuple[int, ...], spare: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]] | None:
-    """Which partners one rank's grid cards (in these columns) may have in a won game.
+def _pairings(columns: tuple[int, ...], spare: int) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """Every way one rank's grid cards (in these columns) may be paired off in a won game.
 
     The cards of a rank still in play leave in pairs: in a won game they are matched off,
     a grid card with a grid card at most one column away (cards never change column) or
-    with a card now in the stock, and stock cards among themselves. Returns the grid pairs
-    (a, b), a < b, that lie in some such matching and the grid cards that some such matching
-    gives a stock partner; None when there is no such matching.
+    with a card now in the stock, and stock cards among themselves. Each pairing is given
+    as its grid pairs (a, b), a < b, and the grid cards it gives a stock partner; no
+    pairing at all means the rank can never be cleared.
     """
-    n = len(columns)
-    together: set[tuple[int, int]] = set()
-    with_stock: set[int] = set()
-    found = False
+    found: set[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = set()
 
-    def extend(left: tuple[int, ...], spare: int, chosen: list) -> None:
-        nonlocal found
+    def extend(left: tuple[int, ...], spare: int, together: tuple, with_stock: tuple) -> None:
         if not left:
-            if spare % 2:
-                return  # the stock cards left over pair among themselves
-            found = True
-            for a, b in chosen:
-                if b is None:
-                    with_stock.add(a)
-                else:
-                    together.add((a, b))
+            if spare % 2 == 0:  # the stock cards left over pair among themselves
+                found.add((together, with_stock))
             return
         a, rest = left[0], left[1:]
         if spare:
-            extend(rest, spare - 1, chosen + [(a, None)])
+            extend(rest, spare - 1, together, with_stock + (a,))
         for k, b in enumerate(rest):
             if abs(columns[a] - columns[b]) <= 1:
-                extend(rest[:k] + rest[k + 1 :], spare, chosen + [(a, b)])
+                extend(rest[:k] + rest[k + 1 :], spare, together + ((a, b),), with_stock)
 
-    extend(tuple(range(n)), spare, [])
-    if not found:
-        return None
-    return tuple(sorted(together)), tuple(sorted(with_stock))
+    extend(tuple(range(len(columns))), spare, (), ())
+    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=None)
