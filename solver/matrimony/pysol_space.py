@@ -146,26 +146,59 @@ class PysolSuits:
         A card is played at once, without branching, when its suit is not at 13 and its
         other copy is in no other pile: nothing else can take its place at its end of the
         suit, so every maximal run of plays plays it, and playing it first changes nothing
-        (see the module docstring).
+        (see the module docstring). Any other playable card Y is either played now or kept
+        from its present role (a copy filling its place, or the centre at 13) as long as the
+        role lasts: a run that plays Y in that role later plays it as well now (nothing else
+        can fill Y's place at its end meanwhile, or be a centre before it). A line that
+        keeps a card still playable in its role at the end is not stuck, and is dropped.
         """
         seen: set = set()
-        todo = [(plays, pos.piles, pos.foundations)]
+        done: set = set()
+        todo = [(plays, pos.piles, pos.foundations, frozenset())]
         while todo:
-            plays, piles, counts = todo.pop()
-            options = self.playable(piles, counts)
-            for p, after in options:
+            plays, piles, counts, kept = todo.pop()
+            choice = None
+            for p, after in self.playable(piles, counts):
                 code = piles[p][-1]
+                if kept and self.binds(kept, counts, p, len(piles[p]) - 1, code):
+                    choice = choice or False
+                    continue
                 if not self.at_thirteen(counts, code) and not self.copies_elsewhere(piles, counts, pos.stock, p, code):
-                    todo.append(self.play(plays, piles, counts, p, after))
+                    todo.append((*self.play(plays, piles, counts, p, after), kept))
                     break
+                if not choice:
+                    choice = (p, after, (p, len(piles[p]) - 1, self.role(counts, code)))
             else:
-                if not options:
-                    yield plays, piles, counts
-                for p, after in reversed(options):
-                    node = self.play(plays, piles, counts, p, after)
+                if choice is None:
+                    if (piles, counts) not in done:
+                        done.add((piles, counts))
+                        yield plays, piles, counts
+                elif choice:
+                    p, after, spot = choice
+                    node = (piles, counts, kept | {spot})
+                    if node not in seen:
+                        seen.add(node)
+                        todo.append((plays, *node))
+                    node = (*self.play(plays, piles, counts, p, after), kept)
                     if node[1:] not in seen:
                         seen.add(node[1:])
                         todo.append(node)
+
+    def role(self, counts: Counts, code: int) -> int:
+        """What playing `code` now would be: a centre (-1) or its n-th copy down (n = 0, 1)."""
+        return -1 if self.at_thirteen(counts, code) else self.copies_down(counts, code)
+
+    def binds(self, kept: Held, counts: Counts, p: int, h: int, code: int) -> bool:
+        """Whether the card at (p, h) is kept from the role it now has (see `settle`)."""
+        return (p, h, self.role(counts, code)) in kept
+
+    def copies_down(self, counts: Counts, code: int) -> int:
+        """How many copies of `code` are on the foundations."""
+        s = code // 13
+        d, u = self.down[s], self.up[s]
+        if counts[d] + counts[u] == FOUNDATION_CARDS:
+            return 1
+        return (counts[d] > self.rank_in[d][code]) + (counts[u] > self.rank_in[u][code])
 
     # --- plays that need no choice ----------------------------------------------------
 
@@ -375,14 +408,6 @@ class PysolSpace(PysolSuits):
         if passed:
             passed = frozenset((p, h) for p, h in passed if p != redealt and self.at_thirteen(counts, piles[p][h]))
         return PysolState(pos, frozen, passed)
-
-    def copies_down(self, counts: Counts, code: int) -> int:
-        """How many copies of `code` are on the foundations."""
-        s = code // 13
-        d, u = self.down[s], self.up[s]
-        if counts[d] + counts[u] == FOUNDATION_CARDS:
-            return 1
-        return (counts[d] > self.rank_in[d][code]) + (counts[u] > self.rank_in[u][code])
 
     def first_choice(self, piles: Piles, counts: Counts, frozen: Held, passed: Held) -> tuple[int, tuple[int, int]] | None:
         """The first pile whose top card can be played and is not held back, with what it does."""
