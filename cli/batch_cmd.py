@@ -8,13 +8,12 @@ from contextlib import ExitStack
 import click
 from tqdm import tqdm
 
-from solver.batch import Job, ResultsWriter, default_jobs, parse_range, pending_numbers, read_results
+from solver.batch import Analyze, Job, ResultsWriter, default_jobs, parse_range, pending_numbers, read_results
 from solver.game import rules_of
 from solver.games import game_named
 from solver.runner import run_dask, run_local
 from solver.search import Limits
 
-from .analyze_cmd import DEFAULT_MAX_STATES
 from .common import BadInput, game_argument, input_errors, limit_options, rules_option
 
 
@@ -32,9 +31,16 @@ from .common import BadInput, game_argument, input_errors, limit_options, rules_
 @click.option(
     "--analyze-states",
     type=click.IntRange(min=1),
-    default=DEFAULT_MAX_STATES,
+    default=1_000,
     show_default=True,
-    help="With --analyze: the state graph's --max-states; a cut graph gives odds as ranges.",
+    help="With --analyze: exact odds when the state graph has at most this many states.",
+)
+@click.option(
+    "--playouts",
+    type=click.IntRange(min=1),
+    default=2_000,
+    show_default=True,
+    help="With --analyze: games each player plays out when the graph is bigger.",
 )
 @limit_options
 @input_errors
@@ -50,6 +56,7 @@ def batch_command(
     quiet: bool,
     analyze: bool,
     analyze_states: int,
+    playouts: int,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
@@ -70,7 +77,7 @@ def batch_command(
     if done and not resume:
         raise BadInput(f"{out_path} already holds results; add --resume to continue it, or choose another file")
     todo = pending_numbers(numbers, done, game.name, rules.name)
-    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, analyze_states if analyze else None)
+    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with ExitStack() as stack:
         stream = stack.enter_context(open(out_path, "a", encoding="utf-8")) if out_path else sys.stdout

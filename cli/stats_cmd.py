@@ -50,14 +50,14 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
             f"| {100 * s.low:.2f}% - {100 * s.high:.2f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} |"
         )
         if luck:
-            line += f" {s.analysed} | {rate(s.random_low, s.random_high)} | {rate(s.greedy_low, s.greedy_high)} |"
+            line += f" {s.analysed} ({s.exact} exact) | {rate(s.random, s.random_margin)} | {rate(s.greedy, s.greedy_margin)} |"
         click.echo(line)
 
 
-def rate(low: float | None, high: float | None) -> str:
-    """A mean win rate, or its range when some graphs were cut."""
-    if low is None or high is None:
+def rate(mean: float | None, margin: float | None) -> str:
+    """A mean win rate, with its 95% margin when some odds were estimated."""
+    if mean is None or margin is None:
         return "-"
-    if abs(high - low) < 5e-5:
-        return f"{100 * low:.2f}%"
-    return f"{100 * low:.2f}% - {100 * high:.2f}%"
+    if margin == 0:
+        return f"{100 * mean:.2f}%"
+    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%"

@@ -3,8 +3,9 @@
 A results file holds one JSON object a line, one line per game number:
 `{"game","rules","game_number","verdict","moves","states","seconds","version"}`, where
 `moves` is the length of the winning line (0 when not won); `solution` (the move list) and
-`analysis` (`{"complete","states","random","greedy"}`: the random and greedy players' odds
-of winning as [low, high], equal when the state graph is complete) are added on request. Lines are appended as deals finish, each with a single write, so a
+`analysis` (`{"complete","states","playouts","random","greedy","seconds"}`: the random and
+greedy players' odds of winning as `{"value","low","high"}`, exact when the state graph is
+complete, else estimated from `playouts` games) are added on request. Lines are appended as deals finish, each with a single write, so a
 killed batch leaves at worst one torn last line, which `read_results` cuts off.
 """
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import __version__, analysis
+from . import __version__, analysis, playouts, stats
 from .errors import WedlockError
 from .game import rules_of
 from .games import game_named
@@ -78,6 +79,14 @@ def _unique(numbers: list[str]) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Analyze:
+    """How `batch --analyze` gets each deal's luck figures."""
+
+    max_states: int  # the state graph's limit: exact figures when it fits
+    playouts: int  # games played out per player when it does not
+
+
+@dataclass(frozen=True)
 class Job:
     """What every deal of a batch shares."""
 
@@ -85,7 +94,7 @@ class Job:
     rules: str
     limits: Limits
     solutions: bool = False
-    analyze: int | None = None  # the state graph's --max-states, when the batch analyses
+    analyze: Analyze | None = None  # when the batch analyses each deal
 
 
 def solve_number(job: Job, number: str) -> dict[str, Any]:
@@ -116,22 +125,31 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
     return record
 
 
-def analyse(game: Any, rules: Any, cards: Sequence[Any], max_states: int, verdict: str, number: str) -> dict[str, Any]:
-    """The luck figures of one deal for a results line; a whole graph must agree with the
-    solver's verdict."""
+def analyse(game: Any, rules: Any, cards: Sequence[Any], analyze: Analyze, verdict: str, number: str) -> dict[str, Any]:
+    """The luck figures of one deal for a results line.
+
+    Exact when the state graph fits in `analyze.max_states` (and then it must agree with
+    the solver's verdict); otherwise estimated from playouts, each player's interval being
+    the Wilson 95% interval of its playouts within the bounds the cut graph proves.
+    """
     started = time.perf_counter()
     play = game.player(rules, cards)
-    graph = analysis.build(play, max_states)
+    graph = analysis.build(play, analyze.max_states)
     fig = analysis.figures(play, graph)
     if fig.complete and verdict != "unknown" and fig.can_win[graph.start] != (verdict == "won"):
         raise RuntimeError(f"game {number}: the state graph and the solver disagree on whether it can be won")
-    return {
-        "complete": fig.complete,
-        "states": fig.states,
-        "random": [float(fig.random[0]), float(fig.random[1])],
-        "greedy": [float(fig.greedy[0]), float(fig.greedy[1])],
-        "seconds": round(time.perf_counter() - started, 4),
-    }
+    out: dict[str, Any] = {"complete": fig.complete, "states": fig.states, "playouts": 0}
+    for who, (low, high) in (("random", fig.random), ("greedy", fig.greedy)):
+        if fig.complete:
+            out[who] = {"value": float(low), "low": float(low), "high": float(high)}
+            continue
+        won = playouts.wins(game.player(rules, cards), analyze.playouts, f"{game.name}/{rules.name}/{number}", who == "greedy")
+        a, b = stats.wilson(won, analyze.playouts)
+        value = min(max(won / analyze.playouts, float(low)), float(high))
+        out[who] = {"value": value, "low": max(a, float(low)), "high": min(b, float(high))}
+        out["playouts"] = analyze.playouts
+    out["seconds"] = round(time.perf_counter() - started, 4)
+    return out
 
 
 def solve_chunk(job: Job, numbers: Sequence[str]) -> list[dict[str, Any]]:
@@ -153,20 +171,28 @@ def check_record(obj: Any, where: str) -> dict[str, Any]:
     if not isinstance(obj["seconds"], (int, float)) or not isinstance(obj["game_number"], str):
         raise ResultsFileError(f"{where}: game_number must be text and seconds a number")
     if "analysis" in obj and not _is_analysis(obj["analysis"]):
-        raise ResultsFileError(f"{where}: analysis must hold random and greedy as [low, high] between 0 and 1")
+        raise ResultsFileError(
+            f"{where}: analysis must hold playouts, and random and greedy as {{low, value, high}} in order within 0..1"
+        )
     return obj
 
 
 def _is_analysis(obj: Any) -> bool:
-    def odds(pair: Any) -> bool:
+    def odds(x: Any) -> bool:
+        numbers = [x.get(k) for k in ("low", "value", "high")] if isinstance(x, dict) else []
         return (
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in pair)
-            and 0 <= pair[0] <= pair[1] <= 1
+            len(numbers) == 3
+            and all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers)
+            and 0 <= numbers[0] <= numbers[1] <= numbers[2] <= 1
         )
 
-    return isinstance(obj, dict) and odds(obj.get("random")) and odds(obj.get("greedy"))
+    return (
+        isinstance(obj, dict)
+        and odds(obj.get("random"))
+        and odds(obj.get("greedy"))
+        and isinstance(obj.get("playouts"), int)
+        and not isinstance(obj.get("playouts"), bool)
+    )
 
 
 def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]:

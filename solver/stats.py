@@ -38,13 +38,15 @@ class Summary:
     high: float  # Wilson upper bound, unknown counted as won
     median_seconds: float
     worst_seconds: float
-    # Over the deals whose lines carry an analysis (batch --analyze): how many, and the mean
-    # odds of the random and greedy players, low and high (equal when every graph is whole).
+    # Over the deals whose lines carry an analysis (batch --analyze): how many, how many of
+    # them exactly, and each player's mean odds with the half-width of a 95% interval for
+    # that mean (0 when every deal's odds are exact; playouts add binomial variance).
     analysed: int = 0
-    random_low: float | None = None
-    random_high: float | None = None
-    greedy_low: float | None = None
-    greedy_high: float | None = None
+    exact: int = 0
+    random: float | None = None
+    random_margin: float | None = None
+    greedy: float | None = None
+    greedy_margin: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,12 +84,15 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
 
 
 def players(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The mean odds of the random and greedy players over the analysed records."""
+    """The players' mean odds over the analysed records, with their 95% margins."""
     analysed = [r["analysis"] for r in records if isinstance(r.get("analysis"), dict)]
     if not analysed:
         return {}
-    out: dict[str, Any] = {"analysed": len(analysed)}
+    n = len(analysed)
+    out: dict[str, Any] = {"analysed": n, "exact": sum(a["playouts"] == 0 for a in analysed)}
     for who in ("random", "greedy"):
-        out[f"{who}_low"] = statistics.fmean(a[who][0] for a in analysed)
-        out[f"{who}_high"] = statistics.fmean(a[who][1] for a in analysed)
+        values = [a[who]["value"] for a in analysed]
+        variance = sum(v * (1 - v) / a["playouts"] for v, a in zip(values, analysed) if a["playouts"])
+        out[who] = statistics.fmean(values)
+        out[f"{who}_margin"] = Z95 * math.sqrt(variance) / n
     return out

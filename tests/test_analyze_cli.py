@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import networkx as nx
@@ -123,18 +124,38 @@ def batch_lines(tmp_path: Path, *args: object) -> list[dict]:
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
-def test_batch_analyze_adds_the_players_odds(tmp_path: Path) -> None:
+def test_batch_analyze_adds_the_exact_odds_of_small_graphs(tmp_path: Path) -> None:
     lines = batch_lines(tmp_path, "--analyze")
     assert len(lines) == 8
     for line in lines:
         luck = line["analysis"]
-        assert luck["complete"] is True and luck["random"][0] == luck["random"][1]
+        assert luck["complete"] is True and luck["playouts"] == 0
         # A deal can be won exactly when a player picking at random sometimes wins it.
-        assert (line["verdict"] == "won") == (luck["random"][0] > 0)
+        assert (line["verdict"] == "won") == (luck["random"]["value"] > 0)
         single = analyze_json("monte-carlo", line["game_number"], "--rules", "strict")
-        assert luck["random"][0] == single["random_player"]["value"]
-        assert luck["greedy"][0] == single["greedy_player"]["value"]
+        for who in ("random", "greedy"):
+            odds = luck[who]
+            assert odds["low"] == odds["value"] == odds["high"] == single[f"{who}_player"]["value"]
         assert luck["states"] == single["states"]
+
+
+def test_batch_analyze_plays_out_big_graphs_within_the_proven_bounds(tmp_path: Path) -> None:
+    out = tmp_path / "cut.jsonl"
+    args = ("--jobs", "1", "--quiet", "--analyze", "--analyze-states", "30", "--playouts", "300")
+    result = run("batch", "monte-carlo", "7", "--out", out, *args)
+    assert result.exit_code == 0, result.stderr
+    luck = json.loads(out.read_text())["analysis"]
+    exact = analyze_json("monte-carlo", "7", "--max-states", "20000")  # game 7's whole graph
+    assert luck["complete"] is False and luck["playouts"] == 300
+    for who in ("random", "greedy"):
+        truth = float(Fraction(exact[f"{who}_player"]["exact"]))
+        odds = luck[who]
+        assert odds["low"] <= odds["value"] <= odds["high"]
+        assert odds["low"] - 0.02 <= truth <= odds["high"] + 0.02  # a 95% interval, with slack
+    # The same seed gives the same playouts.
+    again = tmp_path / "again.jsonl"
+    assert run("batch", "monte-carlo", "7", "--out", again, *args).exit_code == 0
+    assert json.loads(again.read_text())["analysis"]["random"] == luck["random"]
 
 
 def test_stats_puts_the_players_next_to_perfect_play(tmp_path: Path) -> None:
@@ -143,27 +164,24 @@ def test_stats_puts_the_players_next_to_perfect_play(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     header, _, row = result.stdout.splitlines()
     assert header.endswith("| analysed | random player | greedy player |")
-    random_mean = sum(line["analysis"]["random"][0] for line in lines) / len(lines)
-    greedy_mean = sum(line["analysis"]["greedy"][0] for line in lines) / len(lines)
-    assert row.endswith(f"| 8 | {100 * random_mean:.2f}% | {100 * greedy_mean:.2f}% |")
+    random_mean = sum(line["analysis"]["random"]["value"] for line in lines) / len(lines)
+    greedy_mean = sum(line["analysis"]["greedy"]["value"] for line in lines) / len(lines)
+    assert row.endswith(f"| 8 (8 exact) | {100 * random_mean:.2f}% | {100 * greedy_mean:.2f}% |")
     data = json.loads(run("stats", tmp_path / "luck.jsonl", "--json").stdout)[0]
-    assert data["analysed"] == 8 and abs(data["random_low"] - random_mean) < 1e-12
+    assert data["analysed"] == 8 and abs(data["random"] - random_mean) < 1e-12 and data["random_margin"] == 0
 
 
-def test_stats_shows_a_range_when_graphs_were_cut(tmp_path: Path) -> None:
+def test_stats_gives_a_margin_when_odds_were_played_out(tmp_path: Path) -> None:
     out = tmp_path / "cut.jsonl"
-    result = run("batch", "monte-carlo", "1-2", "--jobs", "1", "--quiet", "--out", out, "--analyze", "--analyze-states", "20")
-    assert result.exit_code == 0, result.stderr
-    for line in out.read_text().splitlines():
-        luck = json.loads(line)["analysis"]
-        assert luck["complete"] is False and luck["random"][0] <= luck["random"][1]
+    args = ("--jobs", "1", "--quiet", "--analyze", "--analyze-states", "20", "--playouts", "200")
+    assert run("batch", "monte-carlo", "1-2", "--out", out, *args).exit_code == 0
     row = run("stats", out).stdout.splitlines()[2]
-    assert re.search(r"\| 2 \| [\d.]+% - [\d.]+% \| [\d.]+% - [\d.]+% \|$", row), row
+    assert re.search(r"\| 2 \(0 exact\) \| [\d.]+% ± [\d.]+% \| [\d.]+% ± [\d.]+% \|$", row), row
 
 
 def test_stats_rejects_a_malformed_analysis_with_its_line_number(tmp_path: Path) -> None:
     lines = batch_lines(tmp_path, "--analyze")
-    lines[3]["analysis"]["random"] = [0.5]
+    lines[3]["analysis"]["random"] = {"value": 0.5}
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert_bad_input(run("stats", bad), "line 4", "analysis")

@@ -1,0 +1,34 @@
+"""Estimating the random and greedy players' odds by playing games out, for deals whose
+state graph is too big to analyse whole (`solver.analysis` gives exact odds otherwise).
+
+The players are those of `solver.analysis`: at every position the random player picks
+uniformly among the legal choices, the greedy player among those that take cards out of
+play when there are any. Each playout is independent, so the wins of n playouts are a
+binomial sample of the player's exact odds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .analysis import Play
+
+
+def play_out(play: Play, rng: random.Random, greedy: bool) -> bool:
+    """One game from the start by the random (or greedy) player: whether it wins."""
+    pos = play.start()
+    while not play.is_won(pos):
+        choices = play.choices(pos)
+        if not choices:
+            return False
+        if greedy:
+            choices = [c for c in choices if play.takes_cards(c)] or choices
+        pos = play.apply(pos, rng.choice(choices))
+    return True
+
+
+def wins(play: Play, games: int, seed: Any, greedy: bool) -> int:
+    """How many of `games` playouts the player wins; the same seed gives the same answer."""
+    rng = random.Random(f"{seed}/{'greedy' if greedy else 'random'}")
+    return sum(play_out(play, rng, greedy) for _ in range(games))
