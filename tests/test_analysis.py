@@ -80,57 +80,43 @@ def test_three_aces_and_a_two_counted_by_hand() -> None:
     assert fig.shortest_win == [] and fig.decisions == []
 
 
-def brute_force_mc(table: Table, pos: Position) -> tuple[int, Fraction, Fraction]:
-    """(winning sequences, random player's odds, greedy player's odds) by plain recursion."""
-    memo: dict = {}
-
-    def walk(p: Position) -> tuple[int, Fraction, Fraction]:
-        key = table.key(p)
-        if key in memo:
-            return memo[key]
-        if table.is_won(p):
-            result = (1, Fraction(1), Fraction(1))
-        else:
-            moves = table.legal_moves(p)
-            removals = [m for m in moves if not isinstance(m, Consolidate)] or moves
-            wins, rand, greedy = 0, Fraction(0), Fraction(0)
-            for move in moves:
-                w, r, g = walk(table.apply(p, move))
-                wins += w
-                rand += r / len(moves)
-                if move in removals:
-                    greedy += g / len(removals)
-            result = (wins, rand, greedy)
-        memo[key] = result
-        return result
-
-    return walk(pos)
-
-
-def brute_force_matrimony(view: MatrimonyView, pos) -> tuple[int, Fraction, Fraction]:
+def brute_force(key, is_won, moves, apply, takes_cards, start) -> tuple[int, Fraction, Fraction]:
+    """(winning sequences, random player's odds, greedy player's odds) by plain recursion
+    over single moves, memoised on the key."""
     memo: dict = {}
 
     def walk(p) -> tuple[int, Fraction, Fraction]:
-        key = view.key(p)
-        if key in memo:
-            return memo[key]
-        if view.is_won(p):
+        k = key(p)
+        if k in memo:
+            return memo[k]
+        if is_won(p):
             result = (1, Fraction(1), Fraction(1))
         else:
-            choices = view.choices(p)
-            plays = [c for c in choices if isinstance(c[-1], MatrimonyPlay)] or choices
+            options = moves(p)
+            preferred = [m for m in options if takes_cards(m)] or options
             wins, rand, greedy = 0, Fraction(0), Fraction(0)
-            for choice in choices:
-                w, r, g = walk(view.apply(p, choice))
+            for move in options:
+                w, r, g = walk(apply(p, move))
                 wins += w
-                rand += r / len(choices)
-                if choice in plays:
-                    greedy += g / len(plays)
+                rand += r / len(options)
+                if move in preferred:
+                    greedy += g / len(preferred)
             result = (wins, rand, greedy)
-        memo[key] = result
+        memo[k] = result
         return result
 
-    return walk(pos)
+    return walk(start)
+
+
+def brute_force_mc(table: Table, pos: Position) -> tuple[int, Fraction, Fraction]:
+    """Straight from the table's rules: no phases, no handed-on removals."""
+    removes = lambda move: not isinstance(move, Consolidate)  # noqa: E731
+    return brute_force(table.key, table.is_won, table.legal_moves, table.apply, removes, pos)
+
+
+def brute_force_matrimony(view: MatrimonyView, pos) -> tuple[int, Fraction, Fraction]:
+    plays = lambda choice: isinstance(choice[-1], MatrimonyPlay)  # noqa: E731
+    return brute_force(view.key, view.is_won, view.choices, view.apply, plays, pos)
 
 
 MC_CASES = [(name, seed) for name in ("pysol", "strict", "5x4", "thirteens", "weddings", "2decks") for seed in range(12)]
