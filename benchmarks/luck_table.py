@@ -1,0 +1,49 @@
+"""Print the luck-versus-skill table of data/README.md from `batch --analyze` files.
+
+    python3 benchmarks/luck_table.py data/*-luck-*.jsonl.gz
+
+Files are named GAME-RULES-luck-A-B.jsonl.gz; each row says the command that reproduces it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.batch import read_results  # noqa: E402
+from solver.stats import summarize  # noqa: E402
+
+NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)-luck-(?P<a>\d+)-(?P<b>\d+)\.jsonl(\.gz)?$")
+
+
+def share(mean: float | None, margin: float | None) -> str:
+    if mean is None or margin is None:
+        return "-"
+    return f"{100 * mean:.2f}%" if margin == 0 else f"{100 * mean:.2f}% ± {100 * margin:.2f}%"
+
+
+def main() -> None:
+    print("| game | rules | games | perfect play: won / lost / unknown | perfect play | random player | greedy player | odds exact for | command |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in sys.argv[1:]:
+        path = Path(name)
+        match = NAME.match(path.name)
+        if not match:
+            raise SystemExit(f"{path.name}: expected GAME-RULES-luck-A-B.jsonl.gz")
+        (s,) = summarize(read_results(path))
+        a, b = match["a"], match["b"]
+        options = {"matrimony/arnold": " --analyze-states 50000", "matrimony/pysol": " --time-limit 5"}
+        extra = options.get(f"{s.game}/{s.rules}", "")
+        command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules} --analyze{extra} --out {path.stem} --resume`"
+        perfect = f"{100 * s.win_rate:.2f}%" if not s.unknown else f"{100 * s.low:.2f}% - {100 * s.high:.2f}%"
+        print(
+            f"| {s.game} | {s.rules} | {int(a):,}-{int(b):,} | {s.won:,} / {s.lost:,} / {s.unknown:,} | {perfect} "
+            f"| {share(s.random, s.random_margin)} | {share(s.greedy, s.greedy_margin)} | {s.exact:,} of {s.analysed:,} deals | {command} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
