@@ -187,9 +187,11 @@ class ColumnSpace:
             self.spares[k] = list(self.spares[k + 1])
             self.spares[k][self.rank_list[k]] += 1
         # cell -> (column, bit of its row, its count in `_unmatched`'s packing)
-        self._cell_bits = [(cell % self.rules.cols, 1 << cell // self.rules.cols, 1 << 3 * (cell % self.rules.cols)) for cell in range(self.rules.cells)]
+        cols = self.rules.cols
+        self._cell_bits = [(cell % cols, 1 << cell // cols, 1 << 3 * (cell % cols)) for cell in range(self.rules.cells)]
         self._fills: dict = {}  # (column heights, stock) -> what `_deal` deals
-        self._dead: dict = {}  # key -> whether `_stuck` finds the state lost
+        # key -> `_stuck`'s verdict, which reads nothing but ranks and the stock's place
+        self._dead: dict = {}
         self._start = self.state_of(start if start is not None else table.start())
 
     def state_of(self, pos: Position) -> tuple[tuple[bytes, ...], int]:
@@ -238,11 +240,12 @@ class ColumnSpace:
             dead.clear()
         base = [len(col) for col in columns]
         cell_bits = self._cell_bits
-        for _, mask, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
+        for _, _, pairs in _phases(self.rules, ranks, len(ranks), self.groups):
             if stock == self.total and len(pairs) > 1 and not self.rules.strict and _splits(self.rules, pairs, self._column_shift):
                 continue
             # The parent passed `_unpairable`; only the ranks this phase removes or deals can
-            # fail it now. Check them before building the child: most phases fail here.
+            # fail it now (`_unmatched`). Check them before building the child: most phases
+            # fail here.
             gone: dict[int, int] = {}
             cut = [0] * cols  # the rows this phase empties, by column
             heights = list(base)
@@ -258,9 +261,9 @@ class ColumnSpace:
                 fill = fills[(*heights, stock)] = self._deal(heights, stock)
             dealt, came, after = fill
             spare = spares[after]
-            if any(_unmatched(where[rank] - out + came.get(rank, 0)) > spare[rank] for rank, out in gone.items()) or any(
-                _unmatched(where.get(rank, 0) + into) > spare[rank] for rank, into in came.items() if rank not in gone
-            ):
+            if any(
+                _unmatched(where[rank] - out + came.get(rank, 0)) > spare[rank] for rank, out in gone.items()
+            ) or any(_unmatched(where.get(rank, 0) + into) > spare[rank] for rank, into in came.items() if rank not in gone):
                 continue
             child = (
                 tuple(
@@ -355,8 +358,9 @@ class ColumnSpace:
         A card's row only falls, by one for each card removed above it in its column, and a
         card dealt later lands at the bottom of a column, below every card there, and can
         rise only as far as the cards above it go. The pairs a won game removes match off
-        each rank's cards, so only the partners some pairing (`_pairings`) allows are ever used. `free`
-        over-estimates the cards that can ever be removed; it grows until nothing changes:
+        each rank's cards, so only the partners some pairing (`_pairings`) allows are ever
+        used. `free` over-estimates the cards that can ever be removed; it grows until
+        nothing changes:
         - both cards of an allowed pair on the grid, once they could come to touch if every
           card already in `free` were removed when convenient: in one column, every card
           between them is in `free`; in neighbouring columns, the ranges of rows each can
@@ -370,11 +374,11 @@ class ColumnSpace:
         everything removed before it being in `free`, passes the test above.
 
         Then, rank by rank: a won game pairs a rank's cards off in one way, so the argument
-        above holds with that rank's routes cut down to those of one pairing
-        and every other rank's left as they are. If that leaves a card outside `free` for each
-        pairing of some rank, the position is lost. A pairing that contains every route of
-        the rank that fired in the first fixpoint would fire them all again, so ranks that
-        have one need no second look.
+        above holds with that rank's routes cut down to those of one pairing and every other
+        rank's left as they are. If that leaves a card outside `free` for each pairing of some
+        rank, the position is lost. A pairing that holds every route of the rank that fired
+        in the first fixpoint would fire them all again, so ranks that have one need no
+        second look.
         """
         rank_list, spare, bottom = self.rank_list, self.spares[stock], self.rules.rows - 1
         by_rank: dict[int, list[tuple[int, int]]] = {}
@@ -508,7 +512,9 @@ def _routes(cells: tuple[tuple[int, int], ...], spare: int, bottom: int) -> tupl
 
     pairs = tuple(pair(a, b) for a, b in sorted({p for together, _ in pairings for p in together}))
     stock = tuple(alone(a) for a in sorted({a for _, with_stock in pairings for a in with_stock}))
-    each = tuple(frozenset([pair(a, b) for a, b in together] + [alone(a) for a in with_stock]) for together, with_stock in pairings)
+    each = tuple(
+        frozenset([pair(a, b) for a, b in together] + [alone(a) for a in with_stock]) for together, with_stock in pairings
+    )
     return pairs, stock, each
 
 
