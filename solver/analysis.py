@@ -88,10 +88,19 @@ def phase_exits(play: Play, start: Any) -> dict[Hashable, tuple[Any, Exit]]:
     """Every way through the phase starting at `start`: next node key -> (position, Exit).
 
     A next node is the position after a phase-ending move, or a won or stuck position met
-    inside the phase. The players' odds are kept as integers over one denominator D for the
+    inside the phase. A game may offer its own, faster `phase_exits(position)`; otherwise
+    the phase is walked move by move (`walk_phase`). The players' odds are kept as integers over one denominator D for the
     whole phase: D = L ** (longest path + 1) with L the least common multiple of the numbers
     of choices met, so every division by a number of choices is exact.
     """
+    fast = getattr(play, "phase_exits", None)
+    if fast is not None:
+        return fast(start)
+    return walk_phase(play, start)
+
+
+def walk_phase(play: Play, start: Any) -> dict[Hashable, tuple[Any, Exit]]:
+    """`phase_exits` the plain way: move by move, for any game (and to check fast paths)."""
     phase = _phase(play, start)
     first = play.key(start)
     depth = {first: 0}

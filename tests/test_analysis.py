@@ -222,3 +222,21 @@ def test_a_cut_graph_gives_bounds_around_the_whole_graphs_figures() -> None:
         assert cut.greedy[0] <= whole.greedy[0] <= cut.greedy[1]
         assert cut.sequences <= whole.sequences and cut.winning_states <= whole.winning_states
         assert cut.decisions == []
+
+
+@pytest.mark.parametrize("name", ["pysol", "strict", "5x4", "thirteens", "weddings", "2decks"])
+def test_monte_carlo_fast_phases_equal_the_move_by_move_walk(name: str) -> None:
+    rules = RULE_SETS[name]
+    for seed in range(10):
+        for left in (14, 30, rules.cards):  # late, middle, and the deal itself
+            table, pos, _ = late_position(rules, seed, left=left if rules.decks == 1 else 2 * left)
+            if seed % 2:  # a position inside a phase: one removal made
+                removals = list(table.removals(pos))
+                pos = table.apply(pos, removals[0]) if removals else pos
+            play = PlayerView(table, pos)
+            fast, walked = play.phase_exits(pos), analysis.walk_phase(play, pos)
+            assert fast.keys() == walked.keys()
+            for key, (after, exit) in fast.items():
+                other = walked[key][1]
+                assert (exit.sequences, exit.random, exit.greedy) == (other.sequences, other.random, other.greedy)
+                assert table.key(after) == key and len(exit.line) == len(other.line)

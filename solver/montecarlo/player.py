@@ -7,14 +7,22 @@ keep one graph node per phase start.
 Removing cards never makes two cards touch, so the removals left after a removal are the
 earlier ones that do not use its cells: `apply` hands them on to `choices` instead of
 searching the grid again.
+
+The same fact gives `phase_exits`, the fast path the analysis takes instead of walking a
+phase move by move: the positions inside a phase are the phase start minus the cells of a
+set of disjoint removals, so a phase is a dynamic programme over cell masks, in order of
+cards removed. tests/test_analysis.py checks it against the move-by-move walk.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import lcm
 from typing import Hashable
 
+from ..analysis import Exit
 from .moves import Consolidate, Move, Pair
-from .play import Position, Table
+from .play import GAP, Position, Table
 
 
 class PlayerView:
@@ -58,3 +66,80 @@ class PlayerView:
 
     def takes_cards(self, choice: tuple[Move]) -> bool:
         return not isinstance(choice[0], Consolidate)
+
+    def phase_exits(self, pos: Position) -> dict[Hashable, tuple[Position, Exit]]:
+        """What `solver.analysis.phase_exits` computes, over cell masks (see the module)."""
+        table = self.table
+        if table.is_won(pos):
+            return {}
+        removals = list(table.removals(pos))
+        masks = [_mask(m) for m in removals]
+        cells = pos.cells
+        strict = table.rules.strict
+        # First pass: every reachable mask, its removals left and whether it may consolidate.
+        order = [0]
+        left: dict[int, list[int]] = {}
+        consolidates: dict[int, bool] = {}
+        inner: dict[int, Position] = {0: pos}
+        for mask in order:  # grows while it is walked: masks in order of discovery by level
+            here = inner[mask]
+            left[mask] = [i for i, m in enumerate(masks) if not m & mask]
+            consolidates[mask] = table.can_consolidate(here) and not (strict and left[mask])
+            for i in left[mask]:
+                nxt = mask | masks[i]
+                if nxt not in inner:
+                    inner[nxt] = Position(tuple(GAP if nxt >> c & 1 else card for c, card in enumerate(cells)), pos.stock)
+                    order.append(nxt)
+        order.sort(key=lambda m: m.bit_count())
+        base, depth = 1, {0: 0}
+        for mask in order:
+            moves = len(left[mask]) + consolidates[mask]
+            if moves:
+                base = lcm(base, moves, len(left[mask]) or 1)
+            for i in left[mask]:
+                nxt = mask | masks[i]
+                depth[nxt] = max(depth.get(nxt, 0), depth[mask] + 1)
+        scale = base ** (max(depth.values()) + 1)
+        paths, rand, greedy, lines = {0: 1}, {0: scale}, {0: scale}, {0: ()}
+        exits: dict[Hashable, list] = {}
+
+        def leave(after: Position, n: int, r: int, g: int, line: tuple) -> None:
+            key = table.key(after)
+            if key not in exits:
+                exits[key] = [after, 0, 0, 0, line]
+            out = exits[key]
+            out[1] += n
+            out[2] += r
+            out[3] += g
+
+        for mask in order:
+            n, r, g, line = paths[mask], rand[mask], greedy[mask], lines[mask]
+            free, consolidate = left[mask], consolidates[mask]
+            moves = len(free) + consolidate
+            if not moves:
+                if mask:
+                    leave(inner[mask], n, r, g, line)
+                continue
+            share_r = r // moves
+            share_g = g // len(free) if free else g
+            for i in free:
+                nxt = mask | masks[i]
+                if nxt not in paths:
+                    paths[nxt], rand[nxt], greedy[nxt], lines[nxt] = 0, 0, 0, line + ((removals[i],),)
+                paths[nxt] += n
+                rand[nxt] += share_r
+                greedy[nxt] += share_g
+            if consolidate:
+                leave(table.consolidate(inner[mask]), n, share_r, 0 if free else share_g, line + ((Consolidate(),),))
+        return {
+            key: (after, Exit(n, Fraction(r, scale), Fraction(g, scale), tuple(m for step in line for m in step)))
+            for key, (after, n, r, g, line) in exits.items()
+        }
+
+
+def _mask(move: Move) -> int:
+    """The cells a removal empties, as bits."""
+    if isinstance(move, Pair):
+        a, b = move.cells
+        return 1 << a | 1 << b
+    return 1 << move.cell
