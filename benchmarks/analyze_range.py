@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("first", type=int)
     parser.add_argument("last", type=int)
     parser.add_argument("--rules")
-    parser.add_argument("--max-states", type=int, default=50_000)
+    parser.add_argument("--max-states", type=int, default=10_000)
     args = parser.parse_args()
     print(f"{args.game} ({args.rules or 'default rules'}), --max-states {args.max_states:,}")
     print("| game | states | edges | whole graph | random player | seconds | peak MB |")

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from solver import analysis
+from solver import analysis, playouts
+from solver.stats import wilson
 from solver.graph_report import draw_png, export_graph, figures_data, moves_text, write_dot, write_graphml
 
 from .common import (
@@ -21,7 +22,7 @@ from .common import (
     rules_option,
 )
 
-DEFAULT_MAX_STATES = 50_000  # about 30 s and 600 MB for the densest Monte Carlo graphs
+DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
 
 
 @click.command("analyze", context_settings=NUMBERS_MAY_START_WITH_DASH)
@@ -36,6 +37,13 @@ DEFAULT_MAX_STATES = 50_000  # about 30 s and 600 MB for the densest Monte Carlo
     show_default=True,
     help="Stop exploring at this many states; every figure is then a bound.",
 )
+@click.option(
+    "--playouts",
+    type=click.IntRange(min=1),
+    default=2_000,
+    show_default=True,
+    help="When the graph is cut: games each player plays out to estimate its odds.",
+)
 @click.option("--graphml", type=click.Path(dir_okay=False, writable=True), help="Write the graph as GraphML (Gephi).")
 @click.option("--dot", type=click.Path(dir_okay=False, writable=True), help="Write the graph as Graphviz DOT.")
 @click.option("--png", type=click.Path(dir_okay=False, writable=True), help="Draw a small graph (needs matplotlib).")
@@ -47,6 +55,7 @@ def analyze_command(
     deal_file: str | None,
     rules_name: str | None,
     max_states: int,
+    playouts: int,
     graphml: str | None,
     dot: str | None,
     png: str | None,
@@ -63,6 +72,7 @@ def analyze_command(
     play = game.player(rules, chosen.cards)
     graph = analysis.build(play, max_states)
     fig = analysis.figures(play, graph)
+    estimates = {} if fig.complete else estimate(game, rules, chosen, fig, playouts)
     if graphml or dot or png:
         exported = export_graph(game, rules, graph, fig)
         try:
@@ -77,13 +87,27 @@ def analyze_command(
     if as_json:
         data = {"game": game.name, "rules": rules.name, "game_number": chosen.game_number}
         data.update(figures_data(game, rules, fig))
+        for who, guess in estimates.items():
+            data[f"{who}_player"]["playouts"] = guess
         click.echo(json.dumps(data))
         return
-    for line in report_lines(game, rules, chosen.label, fig):
+    for line in report_lines(game, rules, chosen.label, fig, estimates):
         click.echo(line)
 
 
-def report_lines(game, rules, label: str, fig: analysis.Figures) -> list[str]:
+def estimate(game, rules, chosen, fig: analysis.Figures, games: int) -> dict[str, dict]:
+    """Each player's odds from `games` seeded playouts, within the cut graph's bounds."""
+    out = {}
+    for who, (low, high) in (("random", fig.random), ("greedy", fig.greedy)):
+        seed = f"{game.name}/{rules.name}/{chosen.game_number or 'file'}"
+        won = playouts.wins(game.player(rules, chosen.cards), games, seed, who == "greedy")
+        a, b = wilson(won, games)
+        value = min(max(won / games, float(low)), float(high))
+        out[who] = {"games": games, "value": value, "low": max(a, float(low)), "high": min(b, float(high))}
+    return out
+
+
+def report_lines(game, rules, label: str, fig: analysis.Figures, estimates: dict[str, dict]) -> list[str]:
     """The figures as text a player can read."""
     bound = "" if fig.complete else "at least "
     if fig.complete:
@@ -97,8 +121,8 @@ def report_lines(game, rules, label: str, fig: analysis.Figures) -> list[str]:
         f"dead ends:          {bound}{fig.dead_ends:,}",
         f"can still win from: {bound}{fig.winning_states:,} states",
         f"winning sequences:  {bound}{fig.sequences:,}",
-        f"random player wins: {odds_text(*fig.random)}",
-        f"greedy player wins: {odds_text(*fig.greedy)}",
+        f"random player wins: {odds_text(*fig.random)}{guess_text(estimates.get('random'))}",
+        f"greedy player wins: {odds_text(*fig.greedy)}{guess_text(estimates.get('greedy'))}",
     ]
     if not fig.shortest_win:
         out.append("shortest win:       none" + (" found" if not fig.complete else ""))
@@ -116,6 +140,15 @@ def report_lines(game, rules, label: str, fig: analysis.Figures) -> list[str]:
         out.append("    keeps the win:  " + " | ".join(moves_text(game, rules, c) for c in d.keep))
         out.append("    loses for sure: " + " | ".join(moves_text(game, rules, c) for c in d.lose))
     return out
+
+
+def guess_text(guess: dict | None) -> str:
+    if guess is None:
+        return ""
+    return (
+        f"; about {guess['value']:.2%} in {guess['games']:,} games played out"
+        f" (95%: {guess['low']:.2%} - {guess['high']:.2%})"
+    )
 
 
 def odds_text(low, high) -> str:

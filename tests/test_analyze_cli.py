@@ -61,6 +61,7 @@ def test_json_figures_are_consistent(tmp_path: Path) -> None:
 def test_matrimony_shortest_win_replays(tmp_path: Path) -> None:
     data = analyze_json("matrimony", "2")
     assert data["complete"] and data["random_player"]["exact"] == data["greedy_player"]["exact"]
+    assert "playouts" not in data["random_player"]  # a whole graph needs no estimate
     moves = tmp_path / "moves.txt"
     moves.write_text("\n".join(data["shortest_win"]) + "\n")
     assert run("verify", "matrimony", "2", "--moves", moves).exit_code == 0
@@ -72,9 +73,11 @@ def test_a_cut_graph_says_its_figures_are_bounds() -> None:
     low, high = data["random_player"]["range"]
     assert 0 <= low <= high <= 1 and data["random_player"]["value"] is None
     assert data["critical_decisions"] == []
-    text = run("analyze", "monte-carlo", "1", "--max-states", "50").stdout
+    guess = data["random_player"]["playouts"]
+    assert guess["games"] == 2000 and low <= guess["low"] <= guess["value"] <= guess["high"] <= high
+    text = run("analyze", "monte-carlo", "1", "--max-states", "50", "--playouts", "100").stdout
     assert "cut at 50 states" in text.splitlines()[0]
-    assert "random player wins: between " in text
+    assert re.search(r"^random player wins: between [\d.]+% and [\d.]+%; about [\d.]+% in 100 games played out", text, re.M)
 
 
 def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
