@@ -236,7 +236,7 @@ class ColumnSpace:
             for x in col:
                 where[rank_list[x]] = where.get(rank_list[x], 0) + (1 << 3 * c)
         fills, dead, spares = self._fills, self._dead, self.spares
-        if len(dead) > 1_000_000:
+        if len(dead) > 250_000:  # a cache: forgetting only costs time
             dead.clear()
         base = [len(col) for col in columns]
         cell_bits = self._cell_bits
