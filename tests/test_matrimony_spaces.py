@@ -218,12 +218,13 @@ def test_exact_space_wins_where_the_greedy_search_does_not() -> None:
 
 
 def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
-    # The one-suit relaxation (pysol_dead.py) may only cut positions the plain search loses.
+    # The one-suit relaxation (pysol_dead.py), with the redeals to come, may only cut
+    # positions the plain search loses.
     dead_seen = 0
     for seed in range(45):
         table = Table(PYSOL, deal_of(seed + 200))
         pos, _ = random_line(table, random.Random(seed), 14 + seed % 3)
-        if not PysolSpace(table, pos).dead(pos):
+        if not PysolSpace(table, pos).dead(pos, ahead=True):
             continue
         plain = solve(PlainSpace(table, pos), Limits(max_states=PLAIN_CAP // 4, first_pass=None))
         assert plain.verdict != WON, seed
@@ -243,24 +244,28 @@ def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
             pos = table.apply(pos, move)
             if pos.rounds:
                 won_seen += 1
-                assert not PysolSpace(table, pos).dead(pos), (game, move)
+                assert not PysolSpace(table, pos).dead(pos, ahead=True), (game, move)
     assert won_seen >= 100, won_seen
 
 
 def test_pysol_dead_plays_a_settled_copy_before_a_free_one() -> None:
-    # Clubs hold Q K A .. 9 going up; spades, hearts and diamonds are done. Pile 1 is still to
-    # be redealt and holds clubs Q .. 8 with 10♣ on top; settled pile 6 holds 10♣ on J♣ J♣.
-    # Playing pile 6's 10♣ first wins; playing pile 1's first loses. The relaxation must
-    # find the first way (a version that preferred the free copy would call this lost).
-    # With 9♣ over the two 10♣ (and J♣ J♣ in pile 1 instead) no order wins.
+    # Clubs hold Q K A .. 9 going up; spades, hearts and diamonds are done. Pile 1 holds
+    # clubs Q .. 8 with 10♣ on top; pile 6, settled, holds 10♣ on J♣ J♣. Playing pile 6's
+    # 10♣ first wins; playing pile 1's first loses. With pile 1 still to be redealt its 10♣
+    # is a free card in the relaxation, which must not be preferred to the settled one.
+    # With pile 1 settled too, the exact space must hold its 10♣ back until the other is
+    # played and then play it (a version of the cut that kept the hold for good would call
+    # this lost). With 9♣ over the two 10♣ (and J♣ J♣ in pile 1 instead) no order wins.
     table = Table(PYSOL, deal_of(1))
     counts = (0, 13, 13, 13, 11, 13, 13, 13)
     for second, settled, verdict in (
         ((11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (10, 10, 9), WON),
         ((11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 10, 10), (9, 9, 8), LOST),
     ):
-        piles = (bytes(second),) + (b"",) * 4 + (bytes(settled),) + (b"",) * 10
-        pos = Position(piles, counts, 104, 15)
-        assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
-        assert PysolSpace(table, pos).dead(pos) == (verdict == LOST)
-        assert solve(PysolSpace(table, pos), EXHAUSTIVE).verdict == verdict
+        for rounds in (15, 16):
+            piles = (bytes(second),) + (b"",) * 4 + (bytes(settled),) + (b"",) * 10
+            pos = Position(piles, counts, 104, rounds)
+            assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
+            assert PysolSpace(table, pos).dead(pos) == (verdict == LOST)
+            assert PysolSpace(table, pos).dead(pos, ahead=True) == (verdict == LOST)
+            assert solve(PysolSpace(table, pos), EXHAUSTIVE).verdict == verdict

@@ -20,12 +20,13 @@ makes without branching, and why.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .play import Position
 from .rules import DECK, FOUNDATION_CARDS, PILES
 
-Chains = tuple[bytes, ...]  # per settled pile holding the suit: its places (0..12), top card first
+Chains = tuple[bytes, ...]  # per settled pile holding the suit: place + hold mark, top card first
+PASSED = 64  # hold mark: not the centre; 16 * (n + 1): not while n copies are down
 
 
 class SuitPuzzle:
@@ -36,12 +37,27 @@ class SuitPuzzle:
         self.down, self.up = list(down), list(up)
         self.place = [rank_in[up[code // 13]][code] for code in range(52)]
         self._cache: dict = {}
+        self._ahead: dict = {}
 
-    def dead(self, pos: Position) -> bool:
-        """Whether some suit cannot be finished even in the one-suit relaxation."""
+    def dead(self, pos: Position, frozen: Iterable = (), passed: Iterable = (), ahead: bool = False) -> bool:
+        """Whether some suit cannot be finished even in the one-suit relaxation.
+
+        `frozen` and `passed` are the holds of PysolSpace: (pile, height, copies down) for a
+        card that may not be played while that many of its copies are on the foundations,
+        and (pile, height) for one that may not be the centre. A held card in a settled pile
+        keeps its hold in the puzzle (so the answer is about the lines that respect them);
+        elsewhere holds are forgotten, which only helps.
+        """
         if pos.stock < DECK or not pos.rounds:
             return False  # no pile is settled yet
-        settled = pos.piles[PILES - pos.rounds :]
+        first = PILES - pos.rounds
+        marks: dict[tuple[int, int], int] = {}
+        for p, h, n in frozen:
+            if p >= first:
+                marks[p, h] = 16 * (n + 1)
+        for p, h in passed:
+            if p >= first:
+                marks[p, h] = PASSED
         counts = pos.foundations
         place = self.place
         for s in range(4):
@@ -50,7 +66,12 @@ class SuitPuzzle:
                 continue
             low, high = 13 * s, 13 * s + 13
             chains = tuple(
-                bytes(place[c] for c in reversed(pile) if low <= c < high) for pile in settled
+                bytes(
+                    place[c] + marks.get((p, h), 0)
+                    for h in range(len(pile) - 1, -1, -1)
+                    if low <= (c := pile[h]) < high
+                )
+                for p, pile in enumerate(pos.piles[first:], first)
             )
             chains = tuple(sorted(c for c in chains if c))
             key = (chains, d, u)
@@ -63,7 +84,36 @@ class SuitPuzzle:
                 self._cache[key] = answer
             if not answer:
                 return True
-        return False
+        return ahead and any(self.dead_ahead(pos, marks, s) for s in range(4))
+
+    def dead_ahead(self, pos: Position, marks: dict, s: int) -> bool:
+        """The puzzle of suit s with the redeals still to come (see `_solvable_ahead`)."""
+        counts = pos.foundations
+        d, u = counts[self.down[s]], counts[self.up[s]]
+        if d == u == FOUNDATION_CARDS:
+            return False
+        low, high = 13 * s, 13 * s + 13
+        place = self.place
+        first = PILES - pos.rounds
+        settled = tuple(
+            bytes(place[c] + marks.get((p, h), 0) for h in range(len(pile) - 1, -1, -1) if low <= (c := pile[h]) < high)
+            if p >= first
+            else b""
+            for p, pile in enumerate(pos.piles)
+        )
+        waiting = tuple(
+            bytes(place[c] + 16 * ((p + h) % PILES) for h in range(len(pile) - 1, -1, -1) if low <= (c := pile[h]) < high)
+            for p, pile in enumerate(pos.piles[:first])
+        )
+        key = (settled, waiting, d, u)
+        answer = self._ahead.get(key)
+        if answer is None:
+            free = _free_copies(tuple(settled) + tuple(bytes(x & 15 for x in w) for w in waiting), d, u)
+            answer = free is not None and _solvable_ahead(settled, waiting, free, d, u)
+            if len(self._ahead) > 200_000:
+                self._ahead.clear()
+            self._ahead[key] = answer
+        return not answer
 
 
 def _on_foundations(d: int, u: int) -> list[int]:
@@ -78,7 +128,7 @@ def _free_copies(chains: Chains, d: int, u: int) -> list[int] | None:
     free = [2 - n for n in _on_foundations(d, u)]
     for chain in chains:
         for x in chain:
-            free[x] -= 1
+            free[x & 15] -= 1
     return None if min(free) < 0 else free
 
 
@@ -105,6 +155,16 @@ def _after(d: int, u: int, x: int) -> tuple[int, int]:
     return (0, 13) if d + u == FOUNDATION_CARDS else (d, u)
 
 
+def _may_play(mark: int, x: int, d: int, u: int) -> bool:
+    """Whether a chain card at place x with this hold mark may be played now (see `dead`):
+    marks n + 1 bind while n copies are down, mark 4 (PASSED) while the suit holds 13."""
+    if not mark:
+        return True
+    if d + u == FOUNDATION_CARDS:
+        return mark != 4 and mark != 2  # at 13 one copy of every place is down
+    return mark == 4 or mark - 1 != (x < u) + (x >= 13 - d)
+
+
 def _solvable(chains: Chains, free: list[int], d: int, u: int) -> bool:
     """Whether every card of the suit can be played: chains from the top, free cards at will.
 
@@ -126,10 +186,98 @@ def _solvable(chains: Chains, free: list[int], d: int, u: int) -> bool:
             continue
         seen.add(state)
         for x in _wanted(d, u):
-            tops = [i for i, chain in enumerate(chains) if taken[i] < len(chain) and chain[taken[i]] == x]
+            tops = [
+                i
+                for i, chain in enumerate(chains)
+                if taken[i] < len(chain) and chain[taken[i]] & 15 == x and _may_play(chain[taken[i]] >> 4, x, d, u)
+            ]
             if tops:
                 for i in tops:
                     todo.append((taken[:i] + (taken[i] + 1,) + taken[i + 1 :], free_t, *_after(d, u, x)))
             elif free_t[x]:
                 todo.append((taken, free_t[:x] + (free_t[x] - 1,) + free_t[x + 1 :], *_after(d, u, x)))
+    return False
+
+
+def _forced_play(chains: Chains, waiting: Chains, taken: tuple, q: int, free: tuple, d: int, u: int) -> tuple | None:
+    """A play `_solvable_ahead` makes without branching (and before any redeal), if any.
+
+    Not at 13 cards, a card X that one end takes next is played at once when no other copy
+    of X lies in a pile: past the centre X is the last copy; below 13 the other copy is
+    free or gone. Proof: a solution fills X's place with some copy at some later moment;
+    by the free-copy exchange it may as well be this one, and playing it sooner changes
+    nothing the suit's other end does, while a card taken from a pile sooner only uncovers
+    cards sooner and lands nowhere at a redeal.
+    """
+    if d + u == FOUNDATION_CARDS:
+        return None
+    for x in _wanted(d, u):
+        copies = sum(c & 15 == x for chain in chains for c in chain)
+        copies += sum(c & 15 == x for i in range(q + 1) for c in waiting[i][taken[i] :])
+        if copies > 1:
+            continue
+        for i, chain in enumerate(chains):
+            if chain and chain[0] & 15 == x and _may_play(chain[0] >> 4, x, d, u):
+                return chains[:i] + (chain[1:],) + chains[i + 1 :], taken, q, free, *_after(d, u, x)
+        for i in range(q + 1):
+            chain = waiting[i]
+            if taken[i] < len(chain) and chain[taken[i]] & 15 == x:
+                return chains, taken[:i] + (taken[i] + 1,) + taken[i + 1 :], q, free, *_after(d, u, x)
+        if not copies and free[x]:
+            return chains, taken, q, free[:x] + (free[x] - 1,) + free[x + 1 :], *_after(d, u, x)
+    return None
+
+
+def _solvable_ahead(settled: Chains, waiting: Chains, free: list[int], d: int, u: int) -> bool:
+    """The one-suit puzzle with the coming redeals: whether every card can be played.
+
+    `settled[p]`: the suit's cards in settled pile p, top first, with their hold marks.
+    `waiting[p]`: those in pile p that is still to be redealt (piles 0 .. len(waiting)-1,
+    redealt from the last down), top first, each as place + 16 * the pile it lands on.
+    Until its redeal such a pile gives up its cards from the top. Its redeal deals what is
+    left bottom first onto the pile the card's height fixes, (p + height) mod 16: cards
+    below it never leave first, so that height is the card's height now. A card landing on
+    a settled pile (or on p itself) goes on top of what the suit still has there; a card
+    landing on a pile still to be redealt becomes free, as every card outside the piles
+    is: the height it will be dealt from is not known. Each of these is what the real game
+    does or less, so every winning line, read for the suit, solves this puzzle.
+    The free-copy rule of `_solvable` holds here too (the card it plays now is one fewer
+    card to land on a pile later, which only helps).
+    """
+    seen: set = set()
+    todo = [(settled, tuple(0 for _ in waiting), len(waiting) - 1, tuple(free), d, u)]
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        chains, taken, q, free_t, d, u = state
+        if (d, u) == (13, 13):
+            return True
+        forced = _forced_play(chains, waiting, taken, q, free_t, d, u)
+        if forced is not None:
+            todo.append(forced)
+            continue
+        if q >= 0:  # the next redeal, tried after the plays (pushed first, popped last)
+            grown, more = list(chains), list(free_t)
+            for x in reversed(waiting[q][taken[q] :]):  # bottom card first
+                dest = x >> 4
+                if dest >= q:
+                    grown[dest] = bytes([x & 15]) + grown[dest]
+                else:
+                    more[x & 15] += 1
+            todo.append((tuple(grown), taken[:q], q - 1, tuple(more), d, u))
+        for x in _wanted(d, u):
+            moved = False
+            for i, chain in enumerate(chains):
+                if chain and chain[0] & 15 == x and _may_play(chain[0] >> 4, x, d, u):
+                    todo.append((chains[:i] + (chain[1:],) + chains[i + 1 :], taken, q, free_t, *_after(d, u, x)))
+                    moved = True
+            for i in range(q + 1):
+                chain = waiting[i]
+                if taken[i] < len(chain) and chain[taken[i]] & 15 == x:
+                    todo.append((chains, taken[:i] + (taken[i] + 1,) + taken[i + 1 :], q, free_t, *_after(d, u, x)))
+                    moved = True
+            if not moved and free_t[x]:
+                todo.append((chains, taken, q, free_t[:x] + (free_t[x] - 1,) + free_t[x + 1 :], *_after(d, u, x)))
     return False

@@ -33,6 +33,7 @@ from .pysol_dead import SuitPuzzle
 from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, card_of
 
 NONE = 255
+SETTLE_NODES = 2_000  # branch points one phase of the quick searches may explore
 PlayStep = tuple[int, int]  # (pile, card code)
 Piles = tuple[bytes, ...]
 Counts = tuple[int, ...]
@@ -151,11 +152,13 @@ class PysolSuits:
         role lasts: a run that plays Y in that role later plays it as well now (nothing else
         can fill Y's place at its end meanwhile, or be a centre before it). A line that
         keeps a card still playable in its role at the end is not stuck, and is dropped.
+        The quick searches only look for wins, so a phase with very many stuck positions is
+        cut short after SETTLE_NODES branch points.
         """
         seen: set = set()
         done: set = set()
         todo = [(plays, pos.piles, pos.foundations, frozenset())]
-        while todo:
+        while todo and len(seen) < SETTLE_NODES:
             plays, piles, counts, kept = todo.pop()
             choice = None
             for p, after in self.playable(piles, counts):
@@ -381,21 +384,24 @@ class PysolSpace(PysolSuits):
             event = self.event(pos)
             if event is not None:
                 redealt = event.pile if isinstance(event, Redeal) else -1
-                child = self.table.apply(after, event)
-                if not self.dead(child):
-                    yield (plays, event), self.held(child, frozen, passed, redealt)
+                yield from self.alive((plays, event), self.held(self.table.apply(after, event), frozen, passed, redealt), True)
             return
         p, result = choice
         code = piles[p][-1]
         spot = (p, len(piles[p]) - 1)
         played = self.play(plays, piles, counts, p, result)
         child = Position(played[1], played[2], pos.stock, pos.rounds)
-        if not self.dead(child):
-            yield (played[0], None), self.held(child, frozen, passed)
+        yield from self.alive((played[0], None), self.held(child, frozen, passed))
         if self.at_thirteen(counts, code):
-            yield (plays, None), self.held(after, frozen, passed | {spot})
+            yield from self.alive((plays, None), self.held(after, frozen, passed | {spot}))
         else:
-            yield (plays, None), self.held(after, frozen | {(*spot, self.copies_down(counts, code))}, passed)
+            yield from self.alive((plays, None), self.held(after, frozen | {(*spot, self.copies_down(counts, code))}, passed))
+
+    def alive(self, step: tuple, state: PysolState, ahead: bool = False) -> Iterator[tuple[tuple, PysolState]]:
+        """The step and its state, unless no line that keeps the state's holds can win from
+        it (pysol_dead.py); `ahead`, after a deal or redeal: with the redeals to come too."""
+        if not self.dead(*state, ahead=ahead):
+            yield step, state
 
     def held(self, pos: Position, frozen: Held, passed: Held, redealt: int = -1) -> PysolState:
         """The state with holds that no longer bind dropped: the other copy has been played,
