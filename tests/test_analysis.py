@@ -115,7 +115,7 @@ def brute_force_mc(table: Table, pos: Position) -> tuple[int, Fraction, Fraction
 
 
 def brute_force_matrimony(view: MatrimonyView, pos) -> tuple[int, Fraction, Fraction]:
-    plays = lambda choice: isinstance(choice[-1], MatrimonyPlay)  # noqa: E731
+    plays = lambda choice: any(isinstance(m, MatrimonyPlay) for m in choice)  # noqa: E731
     return brute_force(view.key, view.is_won, view.choices, view.apply, plays, pos)
 
 
@@ -240,3 +240,50 @@ def test_monte_carlo_fast_phases_equal_the_move_by_move_walk(name: str) -> None:
                 other = walked[key][1]
                 assert (exit.sequences, exit.random, exit.greedy) == (other.sequences, other.random, other.greedy)
                 assert table.key(after) == key and len(exit.line) == len(other.line)
+
+
+def test_matrimony_pysol_shortest_wins_replay_with_their_shifts() -> None:
+    # The printed line must include every shift a PySolFC player makes, to make room for a
+    # play and to put a suit that reaches 13 cards into the arrangement the analysis keeps.
+    from solver.matrimony import GAME as MATRIMONY
+
+    replayed = 0
+    for game in WON_PYSOL:
+        for table, pos, line in on_and_off_line(MATRIMONY_RULES["pysol"], game, 4):
+            view = MatrimonyView(table, pos)
+            if view.start() != pos:  # a suit at 13 cards in another arrangement
+                continue
+            graph, fig = figures_of(view)
+            if not fig.shortest_win:
+                continue
+            replay = MATRIMONY.referee(table.rules, table.deal, list(line) + fig.shortest_win)
+            assert replay.won, replay.problem
+            replayed += 1
+    assert replayed >= 3
+
+
+def test_matrimony_pysol_choices_are_legal_move_for_move() -> None:
+    # Every choice the analysis offers, shifts included, replays through the referee from
+    # positions along the solver's winning lines; some of them settle a suit at 13 cards.
+    from solver.matrimony import GAME as MATRIMONY
+    from solver.matrimony.moves import Shift
+    from tests.test_matrimony_spaces import winning_line
+
+    rules = MATRIMONY_RULES["pysol"]
+    settled_by_a_choice = 0
+    for game in WON_PYSOL:
+        table = MatrimonyTable(rules, deal_of(game))
+        line = winning_line(game, "pysol")
+        pos = table.start()
+        for i, move in enumerate(line):
+            view = MatrimonyView(table, pos)
+            if view.start() == pos:
+                for choice in view.choices(pos):
+                    replay = MATRIMONY.referee(rules, table.deal, list(line[:i]) + list(choice))
+                    assert replay.moves_played == i + len(choice), replay.problem
+                    after = view.apply(pos, choice)
+                    assert MatrimonyView(table, after).start() == after  # left settled
+                    if isinstance(choice[-1], Shift):
+                        settled_by_a_choice += 1
+            pos = table.apply(pos, move)
+    assert settled_by_a_choice > 0

@@ -8,7 +8,9 @@ PySolFC's rules: a suit whose two foundations hold 13 cards between them holds o
 each rank, and shifts can move the boundary between its Jack-down and Queen-up foundations
 anywhere, back and forth. Those shifts change nothing a player cares about but make cycles,
 so here such a suit is always kept as "Jack-down empty, Queen-up full", and a choice is a
-play together with the shifts that make room for it (the printed line lists them). The
+play together with the shifts that make room for it and, when the play brings its suit to
+13 cards, the shifts that put the suit in that arrangement (the printed line lists them
+all, so it replays move for move in PySolFC). The
 random and greedy players therefore choose among plays, deals and redeals, never among
 shifts: rearranging a full suit is not a decision. Below and above 13 cards no shift is
 possible (a shifted card would need the other foundation to end one rank away).
@@ -71,15 +73,29 @@ class PlayerView:
                 shift = Shift(u, d, top)
                 shifted, shifts = table.apply(shifted, shift), shifts + (shift,)
                 out.extend(shifts + (m,) for m in table.plays(shifted) if m.to in (d, u))
-        return out
+        return [choice + self._settling(pos, choice) for choice in out]
+
+    def _settling(self, pos: Position, choice: Choice) -> Choice:
+        """The shifts that bring a suit the choice fills to 13 cards into the kept arrangement."""
+        play = choice[-1]
+        if not isinstance(play, Play):
+            return ()
+        for move in choice:
+            pos = self.table.apply(pos, move)
+        counts = pos.foundations
+        for d, u in zip(self.down, self.up):
+            if play.to in (d, u) and counts[d] + counts[u] == FOUNDATION_CARDS and counts[d]:
+                takes = self.table.takes[d]
+                return tuple(Shift(d, u, card_of(takes[n])) for n in range(counts[d] - 1, -1, -1))
+        return ()
 
     def apply(self, pos: Position, choice: Choice) -> Position:
         for move in choice:
             pos = self.table.apply(pos, move)
-        return self._settled(pos)
+        return pos
 
     def ends_phase(self, choice: Choice) -> bool:
         return True
 
     def takes_cards(self, choice: Choice) -> bool:
-        return isinstance(choice[-1], Play)
+        return any(isinstance(move, Play) for move in choice)
