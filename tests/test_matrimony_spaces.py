@@ -236,7 +236,7 @@ def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
     for game in WON_PYSOL:
         table = Table(PYSOL, deal_of(game))
         greedy = PysolGreedySpace(table)
-        greedy.dead = lambda pos: False
+        greedy.dead = lambda pos, ahead=False: False
         line = greedy.moves(solve(greedy, Limits(max_states=None)).steps)
         assert referee(PYSOL, table.deal, line).won, game
         pos = table.start()

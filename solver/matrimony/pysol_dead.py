@@ -26,6 +26,7 @@ from .play import Position
 from .rules import DECK, FOUNDATION_CARDS, PILES
 
 Chains = tuple[bytes, ...]  # per settled pile holding the suit: place + hold mark, top card first
+AHEAD_STATES = 2_000  # puzzle states `_solvable_ahead` may visit before it gives up (and cuts nothing)
 PASSED = 64  # hold mark: not the centre; 16 * (n + 1): not while n copies are down
 
 
@@ -199,35 +200,6 @@ def _solvable(chains: Chains, free: list[int], d: int, u: int) -> bool:
     return False
 
 
-def _forced_play(chains: Chains, waiting: Chains, taken: tuple, q: int, free: tuple, d: int, u: int) -> tuple | None:
-    """A play `_solvable_ahead` makes without branching (and before any redeal), if any.
-
-    Not at 13 cards, a card X that one end takes next is played at once when no other copy
-    of X lies in a pile: past the centre X is the last copy; below 13 the other copy is
-    free or gone. Proof: a solution fills X's place with some copy at some later moment;
-    by the free-copy exchange it may as well be this one, and playing it sooner changes
-    nothing the suit's other end does, while a card taken from a pile sooner only uncovers
-    cards sooner and lands nowhere at a redeal.
-    """
-    if d + u == FOUNDATION_CARDS:
-        return None
-    for x in _wanted(d, u):
-        copies = sum(c & 15 == x for chain in chains for c in chain)
-        copies += sum(c & 15 == x for i in range(q + 1) for c in waiting[i][taken[i] :])
-        if copies > 1:
-            continue
-        for i, chain in enumerate(chains):
-            if chain and chain[0] & 15 == x and _may_play(chain[0] >> 4, x, d, u):
-                return chains[:i] + (chain[1:],) + chains[i + 1 :], taken, q, free, *_after(d, u, x)
-        for i in range(q + 1):
-            chain = waiting[i]
-            if taken[i] < len(chain) and chain[taken[i]] & 15 == x:
-                return chains, taken[:i] + (taken[i] + 1,) + taken[i + 1 :], q, free, *_after(d, u, x)
-        if not copies and free[x]:
-            return chains, taken, q, free[:x] + (free[x] - 1,) + free[x + 1 :], *_after(d, u, x)
-    return None
-
-
 def _solvable_ahead(settled: Chains, waiting: Chains, free: list[int], d: int, u: int) -> bool:
     """The one-suit puzzle with the coming redeals: whether every card can be played.
 
@@ -243,41 +215,63 @@ def _solvable_ahead(settled: Chains, waiting: Chains, free: list[int], d: int, u
     does or less, so every winning line, read for the suit, solves this puzzle.
     The free-copy rule of `_solvable` holds here too (the card it plays now is one fewer
     card to land on a pile later, which only helps).
+
+    One play is made without branching, before any redeal: not at 13 cards, a card X that
+    one end takes next when no other copy of X lies in a pile (past the centre X is the
+    last copy; below 13 the other copy is free or gone). Proof: a solution fills X's place
+    with some copy at some later moment; by the free-copy exchange it may as well be this
+    one; playing it sooner changes nothing at the suit's other end, and a card taken from
+    a pile sooner only uncovers cards sooner and lands nowhere at a redeal.
     """
+    inpiles = [0] * 13  # copies of each place in the piles (settled or waiting)
+    for chain in settled:
+        for x in chain:
+            inpiles[x & 15] += 1
+    for chain in waiting:
+        for x in chain:
+            inpiles[x & 15] += 1
     seen: set = set()
-    todo = [(settled, tuple(0 for _ in waiting), len(waiting) - 1, tuple(free), d, u)]
+    todo = [(settled, tuple(0 for _ in waiting), len(waiting) - 1, tuple(free), tuple(inpiles), d, u)]
     while todo:
         state = todo.pop()
         if state in seen:
             continue
+        if len(seen) >= AHEAD_STATES:
+            return True  # not decided: never cut on a guess
         seen.add(state)
-        chains, taken, q, free_t, d, u = state
+        chains, taken, q, free_t, inp, d, u = state
         if (d, u) == (13, 13):
             return True
-        forced = _forced_play(chains, waiting, taken, q, free_t, d, u)
-        if forced is not None:
-            todo.append(forced)
-            continue
-        if q >= 0:  # the next redeal, tried after the plays (pushed first, popped last)
-            grown, more = list(chains), list(free_t)
-            for x in reversed(waiting[q][taken[q] :]):  # bottom card first
-                dest = x >> 4
-                if dest >= q:
-                    grown[dest] = bytes([x & 15]) + grown[dest]
-                else:
-                    more[x & 15] += 1
-            todo.append((tuple(grown), taken[:q], q - 1, tuple(more), d, u))
-        for x in _wanted(d, u):
-            moved = False
+        wanted = _wanted(d, u)
+        moves = []
+        for x in wanted:
+            after = _after(d, u, x)
+            less = inp[:x] + (inp[x] - 1,) + inp[x + 1 :]
+            found = []
             for i, chain in enumerate(chains):
                 if chain and chain[0] & 15 == x and _may_play(chain[0] >> 4, x, d, u):
-                    todo.append((chains[:i] + (chain[1:],) + chains[i + 1 :], taken, q, free_t, *_after(d, u, x)))
-                    moved = True
+                    found.append((chains[:i] + (chain[1:],) + chains[i + 1 :], taken, q, free_t, less, *after))
             for i in range(q + 1):
                 chain = waiting[i]
                 if taken[i] < len(chain) and chain[taken[i]] & 15 == x:
-                    todo.append((chains, taken[:i] + (taken[i] + 1,) + taken[i + 1 :], q, free_t, *_after(d, u, x)))
-                    moved = True
-            if not moved and free_t[x]:
-                todo.append((chains, taken, q, free_t[:x] + (free_t[x] - 1,) + free_t[x + 1 :], *_after(d, u, x)))
+                    found.append((chains, taken[:i] + (taken[i] + 1,) + taken[i + 1 :], q, free_t, less, *after))
+            others = inp[x] - 1 if found else inp[x]  # copies of x in piles besides the one played
+            if not found and free_t[x]:
+                found.append((chains, taken, q, free_t[:x] + (free_t[x] - 1,) + free_t[x + 1 :], inp, *after))
+            if found and not others and d + u != FOUNDATION_CARDS:  # forced: see the docstring
+                moves = [found[0]]
+                break
+            moves.extend(found)
+        else:
+            if q >= 0:  # the next redeal, tried after the plays (pushed first, popped last)
+                grown, more, left = list(chains), list(free_t), list(inp)
+                for x in reversed(waiting[q][taken[q] :]):  # bottom card first
+                    dest = x >> 4
+                    if dest >= q:
+                        grown[dest] = bytes([x & 15]) + grown[dest]
+                    else:
+                        more[x & 15] += 1
+                        left[x & 15] -= 1
+                todo.append((tuple(grown), taken[:q], q - 1, tuple(more), tuple(left), d, u))
+        todo.extend(moves)
     return False

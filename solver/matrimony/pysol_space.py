@@ -315,7 +315,7 @@ class PysolGreedySpace(PysolSuits):
                 yield (plays, None), stuck
             elif event is not None:
                 child = self.table.apply(stuck, event)
-                if not self.dead(child):
+                if not self.dead(child, ahead=True):
                     yield (plays, event), child
 
 
@@ -330,7 +330,9 @@ class PysolHoldSpace(PysolGreedySpace):
         event = self.event(pos)
         if event is not None and self.playable(pos.piles, pos.foundations):
             plays, piles, counts = self.play_safe(pos, (), pos.piles, pos.foundations, frozenset())
-            yield (plays, event), self.table.apply(Position(piles, counts, pos.stock, pos.rounds), event)
+            child = self.table.apply(Position(piles, counts, pos.stock, pos.rounds), event)
+            if not self.dead(child, ahead=True):
+                yield (plays, event), child
 
 
 class PysolState(NamedTuple):
