@@ -7,7 +7,6 @@ import json
 import click
 
 from solver import analysis, playouts
-from solver.stats import wilson
 from solver.graph_report import draw_png, export_graph, figures_data, moves_text, write_dot, write_graphml
 
 from .common import (
@@ -97,14 +96,11 @@ def analyze_command(
 
 def estimate(game, rules, chosen, fig: analysis.Figures, games: int) -> dict[str, dict]:
     """Each player's odds from `games` seeded playouts, within the cut graph's bounds."""
-    out = {}
-    for who, (low, high) in (("random", fig.random), ("greedy", fig.greedy)):
-        seed = f"{game.name}/{rules.name}/{chosen.game_number or 'file'}"
-        won = playouts.wins(game.player(rules, chosen.cards), games, seed, who == "greedy")
-        a, b = wilson(won, games)
-        value = min(max(won / games, float(low)), float(high))
-        out[who] = {"games": games, "value": value, "low": max(a, float(low)), "high": min(b, float(high))}
-    return out
+    seed = f"{game.name}/{rules.name}/{chosen.game_number or 'file'}"
+    return {
+        who: {"games": games, **playouts.estimate(game.player(rules, chosen.cards), bounds, games, seed, who == "greedy")}
+        for who, bounds in (("random", fig.random), ("greedy", fig.greedy))
+    }
 
 
 def report_lines(game, rules, label: str, fig: analysis.Figures, estimates: dict[str, dict]) -> list[str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import __version__, analysis, playouts, stats
+from . import __version__, analysis, playouts
 from .errors import WedlockError
 from .game import rules_of
 from .games import game_named
@@ -143,10 +143,8 @@ def analyse(game: Any, rules: Any, cards: Sequence[Any], analyze: Analyze, verdi
         if fig.complete:
             out[who] = {"value": float(low), "low": float(low), "high": float(high)}
             continue
-        won = playouts.wins(game.player(rules, cards), analyze.playouts, f"{game.name}/{rules.name}/{number}", who == "greedy")
-        a, b = stats.wilson(won, analyze.playouts)
-        value = min(max(won / analyze.playouts, float(low)), float(high))
-        out[who] = {"value": value, "low": max(a, float(low)), "high": min(b, float(high))}
+        seed = f"{game.name}/{rules.name}/{number}"
+        out[who] = playouts.estimate(game.player(rules, cards), (low, high), analyze.playouts, seed, who == "greedy")
         out["playouts"] = analyze.playouts
     out["seconds"] = round(time.perf_counter() - started, 4)
     return out

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from .analysis import Play
+from .stats import wilson
 
 
 def play_out(play: Play, rng: random.Random, greedy: bool) -> bool:
@@ -32,3 +33,12 @@ def wins(play: Play, games: int, seed: Any, greedy: bool) -> int:
     """How many of `games` playouts the player wins; the same seed gives the same answer."""
     rng = random.Random(f"{seed}/{'greedy' if greedy else 'random'}")
     return sum(play_out(play, rng, greedy) for _ in range(games))
+
+
+def estimate(play: Play, bounds: tuple[Any, Any], games: int, seed: Any, greedy: bool) -> dict[str, float]:
+    """A player's odds from `games` playouts: the share won and its Wilson 95% interval,
+    kept within `bounds` (what a cut state graph proves)."""
+    low, high = (float(b) for b in bounds)
+    won = wins(play, games, seed, greedy)
+    a, b = wilson(won, games)
+    return {"value": min(max(won / games, low), high), "low": max(a, low), "high": min(b, high)}
