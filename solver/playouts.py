@@ -39,6 +39,11 @@ def estimate(play: Play, bounds: tuple[Any, Any], games: int, seed: Any, greedy:
     """A player's odds from `games` playouts: the share won and its Wilson 95% interval,
     kept within `bounds` (what a cut state graph proves)."""
     low, high = (float(b) for b in bounds)
+    if low == high:  # the graph already proves the odds
+        return {"value": low, "low": low, "high": high}
     won = wins(play, games, seed, greedy)
     a, b = wilson(won, games)
-    return {"value": min(max(won / games, low), high), "low": max(a, low), "high": min(b, high)}
+    if a > high or b < low:  # the 1-in-20 miss of a 95% interval: keep what is proven
+        a, b = low, high
+    a, b = max(a, low), min(b, high)
+    return {"value": min(max(won / games, a), b), "low": a, "high": b}

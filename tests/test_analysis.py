@@ -287,3 +287,23 @@ def test_matrimony_pysol_choices_are_legal_move_for_move() -> None:
                         settled_by_a_choice += 1
             pos = table.apply(pos, move)
     assert settled_by_a_choice > 0
+
+
+class AlwaysWon:
+    """A play whose start is already won: every playout wins."""
+
+    def start(self):
+        return 0
+
+    def is_won(self, pos) -> bool:
+        return True
+
+
+def test_playout_estimates_keep_within_what_the_graph_proves() -> None:
+    from solver.playouts import estimate
+
+    assert estimate(AlwaysWon(), (Fraction(1, 4), Fraction(1, 4)), 50, "s", False) == {"value": 0.25, "low": 0.25, "high": 0.25}
+    # All 50 playouts win, but the graph proves at most 1/2: the interval missed; keep the proof.
+    assert estimate(AlwaysWon(), (Fraction(0), Fraction(1, 2)), 50, "s", False) == {"value": 0.5, "low": 0.0, "high": 0.5}
+    inside = estimate(AlwaysWon(), (Fraction(0), Fraction(1)), 50, "s", True)
+    assert inside["value"] == 1.0 and 0.9 < inside["low"] < 1.0 == inside["high"]
