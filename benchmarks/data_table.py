@@ -24,6 +24,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in sys.argv[1:]:
         path = Path(name)
+        if "-luck-" in path.name:
+            continue  # batch --analyze files: benchmarks/luck_table.py
         match = NAME.match(path.name)
         if not match:
             raise SystemExit(f"{path.name}: expected GAME-RULES-A-B.jsonl.gz")
