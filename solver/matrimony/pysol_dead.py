@@ -16,6 +16,12 @@ some suit, the position is lost.
 The puzzle is solved by a small depth-first search over (cards taken from each settled
 pile, free copies left, the suit's foundation counts); `_solvable` says which plays it
 makes without branching, and why.
+
+With the redeals ahead (`dead(..., ahead=True)`, used right after a deal or redeal) the
+puzzle also keeps the suit's cards in the piles still to be redealt, in their order, and
+plays out each redeal: `_solvable_ahead` says where the cards go and why that is still
+no more than the real game demands. It stops undecided (cutting nothing) after
+AHEAD_STATES states.
 """
 
 from __future__ import annotations
