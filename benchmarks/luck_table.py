@@ -35,7 +35,7 @@ def main() -> None:
             raise SystemExit(f"{path.name}: expected GAME-RULES-luck-A-B.jsonl.gz")
         (s,) = summarize(read_results(path))
         a, b = match["a"], match["b"]
-        options = {"matrimony/arnold": " --analyze-states 50000", "matrimony/pysol": " --time-limit 5"}
+        options = {"matrimony/arnold": " --analyze-states 50000", "matrimony/pysol": " --playouts 200 --time-limit 3"}
         extra = options.get(f"{s.game}/{s.rules}", "")
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules} --analyze{extra} --out {path.stem} --resume`"
         perfect = f"{100 * s.win_rate:.2f}%" if not s.unknown else f"{100 * s.low:.2f}% - {100 * s.high:.2f}%"
