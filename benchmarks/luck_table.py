@@ -22,7 +22,9 @@ NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)-luck-(?P<a>\d+)-(?P<
 def share(mean: float | None, margin: float | None) -> str:
     if mean is None or margin is None:
         return "-"
-    return f"{100 * mean:.2f}%" if margin == 0 else f"{100 * mean:.2f}% ± {100 * margin:.2f}%"
+    if margin == 0:
+        return f"{100 * mean:.2f}%"
+    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%" if margin >= 5e-5 else f"{100 * mean:.2f}% ± <0.01%"
 
 
 def main() -> None:

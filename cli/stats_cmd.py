@@ -60,4 +60,4 @@ def rate(mean: float | None, margin: float | None) -> str:
         return "-"
     if margin == 0:
         return f"{100 * mean:.2f}%"
-    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%"
+    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%" if margin >= 5e-5 else f"{100 * mean:.2f}% ± <0.01%"

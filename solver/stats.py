@@ -92,7 +92,14 @@ def players(records: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"analysed": n, "exact": sum(a["playouts"] == 0 for a in analysed)}
     for who in ("random", "greedy"):
         values = [a[who]["value"] for a in analysed]
-        variance = sum(v * (1 - v) / a["playouts"] for v, a in zip(values, analysed) if a["playouts"])
+        variance = sum(_playout_variance(v, a["playouts"]) for v, a in zip(values, analysed) if a["playouts"])
         out[who] = statistics.fmean(values)
         out[f"{who}_margin"] = Z95 * math.sqrt(variance) / n
     return out
+
+
+def _playout_variance(share: float, games: int) -> float:
+    """The variance of a share won in `games` playouts, Agresti-Coull style: two wins and
+    two losses added, so that a player who never (or always) won still leaves a margin."""
+    adjusted = (share * games + 2) / (games + 4)
+    return adjusted * (1 - adjusted) / (games + 4)
