@@ -14,17 +14,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.batch import read_results  # noqa: E402
-from solver.stats import summarize  # noqa: E402
+from solver.stats import mean_text, summarize  # noqa: E402
 
 NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)-luck-(?P<a>\d+)-(?P<b>\d+)\.jsonl(\.gz)?$")
-
-
-def share(mean: float | None, margin: float | None) -> str:
-    if mean is None or margin is None:
-        return "-"
-    if margin == 0:
-        return f"{100 * mean:.2f}%"
-    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%" if margin >= 5e-5 else f"{100 * mean:.2f}% ± <0.01%"
 
 
 def main() -> None:
@@ -43,7 +35,7 @@ def main() -> None:
         perfect = f"{100 * s.win_rate:.2f}%" if not s.unknown else f"{100 * s.low:.2f}% - {100 * s.high:.2f}%"
         print(
             f"| {s.game} | {s.rules} | {int(a):,}-{int(b):,} | {s.won:,} / {s.lost:,} / {s.unknown:,} | {perfect} "
-            f"| {share(s.random, s.random_margin)} | {share(s.greedy, s.greedy_margin)} | {s.exact:,} of {s.analysed:,} deals | {command} |"
+            f"| {mean_text(s.random, s.random_margin)} | {mean_text(s.greedy, s.greedy_margin)} | {s.exact:,} of {s.analysed:,} deals | {command} |"
         )
 
 

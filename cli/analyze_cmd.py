@@ -13,11 +13,13 @@ from .common import (
     NUMBERS_MAY_START_WITH_DASH,
     BadInput,
     choose_deal,
+    count_option,
     deal_file_option,
     game_argument,
     input_errors,
     json_option,
     number_argument,
+    playouts_option,
     rules_option,
 )
 
@@ -29,20 +31,8 @@ DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
 @number_argument
 @deal_file_option
 @rules_option
-@click.option(
-    "--max-states",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_STATES,
-    show_default=True,
-    help="Stop exploring at this many states; every figure is then a bound.",
-)
-@click.option(
-    "--playouts",
-    type=click.IntRange(min=1),
-    default=2_000,
-    show_default=True,
-    help="When the graph is cut: games each player plays out to estimate its odds.",
-)
+@count_option("--max-states", DEFAULT_MAX_STATES, "Stop exploring at this many states; every figure is then a bound.")
+@playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
 @click.option("--graphml", type=click.Path(dir_okay=False, writable=True), help="Write the graph as GraphML (Gephi).")
 @click.option("--dot", type=click.Path(dir_okay=False, writable=True), help="Write the graph as Graphviz DOT.")
 @click.option("--png", type=click.Path(dir_okay=False, writable=True), help="Draw a small graph (needs matplotlib).")

@@ -14,7 +14,15 @@ from solver.games import game_named
 from solver.runner import run_dask, run_local
 from solver.search import Limits
 
-from .common import BadInput, game_argument, input_errors, limit_options, rules_option
+from .common import (
+    BadInput,
+    count_option,
+    game_argument,
+    input_errors,
+    limit_options,
+    playouts_option,
+    rules_option,
+)
 
 
 @click.command("batch")
@@ -28,20 +36,8 @@ from .common import BadInput, game_argument, input_errors, limit_options, rules_
 @click.option("--scheduler", help="Run on the Dask scheduler at this address (e.g. tcp://10.0.0.5:8786).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--analyze", is_flag=True, help="Add each deal's random and greedy players' odds (see analyze).")
-@click.option(
-    "--analyze-states",
-    type=click.IntRange(min=1),
-    default=1_000,
-    show_default=True,
-    help="With --analyze: exact odds when the state graph has at most this many states.",
-)
-@click.option(
-    "--playouts",
-    type=click.IntRange(min=1),
-    default=2_000,
-    show_default=True,
-    help="With --analyze: games each player plays out when the graph is bigger.",
-)
+@count_option("--analyze-states", 1_000, "With --analyze: exact odds when the state graph has at most this many states.")
+@playouts_option("With --analyze: games each player plays out when the graph is bigger.")
 @limit_options
 @input_errors
 def batch_command(

@@ -52,6 +52,16 @@ rules_option = click.option("--rules", "rules_name", help="Rule set (default: th
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
+def count_option(name: str, default: int, help: str) -> Callable:
+    """An option taking a positive whole number, its default shown in --help."""
+    return click.option(name, type=click.IntRange(min=1), default=default, show_default=True, help=help)
+
+
+def playouts_option(help: str) -> Callable:
+    """--playouts: games each player plays out when a state graph is too big (seeded)."""
+    return count_option("--playouts", 2_000, help)
+
+
 def limit_options(command: Callable) -> Callable:
     """--node-limit, --time-limit and --max-states."""
     command = click.option(

@@ -7,7 +7,7 @@ import json
 import click
 
 from solver.batch import read_results
-from solver.stats import summarize
+from solver.stats import mean_text, summarize
 
 from .common import input_errors, json_option
 
@@ -50,14 +50,5 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
             f"| {100 * s.low:.2f}% - {100 * s.high:.2f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} |"
         )
         if luck:
-            line += f" {s.analysed} ({s.exact} exact) | {rate(s.random, s.random_margin)} | {rate(s.greedy, s.greedy_margin)} |"
+            line += f" {s.analysed} ({s.exact} exact) | {mean_text(s.random, s.random_margin)} | {mean_text(s.greedy, s.greedy_margin)} |"
         click.echo(line)
-
-
-def rate(mean: float | None, margin: float | None) -> str:
-    """A mean win rate, with its 95% margin when some odds were estimated."""
-    if mean is None or margin is None:
-        return "-"
-    if margin == 0:
-        return f"{100 * mean:.2f}%"
-    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%" if margin >= 5e-5 else f"{100 * mean:.2f}% ± <0.01%"

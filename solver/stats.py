@@ -103,3 +103,12 @@ def _playout_variance(share: float, games: int) -> float:
     two losses added, so that a player who never (or always) won still leaves a margin."""
     adjusted = (share * games + 2) / (games + 4)
     return adjusted * (1 - adjusted) / (games + 4)
+
+
+def mean_text(mean: float | None, margin: float | None) -> str:
+    """A mean win rate for a table, with its 95% margin when some odds were estimated."""
+    if mean is None or margin is None:
+        return "-"
+    if margin == 0:
+        return f"{100 * mean:.2f}%"
+    return f"{100 * mean:.2f}% ± {100 * margin:.2f}%" if margin >= 5e-5 else f"{100 * mean:.2f}% ± <0.01%"
