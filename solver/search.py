@@ -139,7 +139,7 @@ class _Search:
                         raise _Stop(f"node limit {node_cap} reached")
                     if state_cap is not None and len(seen) + len(closed) >= state_cap:
                         raise _Stop(f"state limit {state_cap} reached")
-                    if nodes & 1023 == 0 and deadline is not None and time.perf_counter() > deadline:
+                    if nodes & 63 == 0 and deadline is not None and time.perf_counter() > deadline:
                         raise _Stop(f"time limit {limits.time_limit}s reached")
                     if pass_cap is not None and nodes > pass_cap:
                         raise _Cut
