@@ -137,3 +137,14 @@ def canonical_foundations(rules: MatrimonyRules, counts: tuple[int, ...]) -> tup
 
 def _add(counts: tuple[int, ...], f: int, n: int) -> tuple[int, ...]:
     return counts[:f] + (counts[f] + n,) + counts[f + 1 :]
+
+
+def settled_foundations(rules: MatrimonyRules, counts: tuple[int, ...]) -> tuple[int, ...]:
+    """PySolFC's rules: counts with every suit holding 13 cards written as Jack-down empty,
+    Queen-up full. Shifts reach every split of such a suit and back, so all its splits are
+    one position for anything but the shifts themselves."""
+    out = list(counts)
+    for d, u in zip(rules.jack_down, rules.queen_up):
+        if out[d] + out[u] == FOUNDATION_CARDS:
+            out[d], out[u] = 0, FOUNDATION_CARDS
+    return tuple(out)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Hashable
 
 from .moves import Move, Play, Shift
-from .play import Position, Table
+from .play import Position, Table, settled_foundations
 from .rules import FOUNDATION_CARDS, card_of
 
 Choice = tuple[Move, ...]
@@ -35,19 +35,14 @@ class PlayerView:
         rules = table.rules
         self.folds = rules.shifts
         if self.folds:
-            self.down = [next(f for f in rules.of_suit[s] if rules.foundations[f].step < 0) for s in range(4)]
-            self.up = [next(f for f in rules.of_suit[s] if rules.foundations[f].step > 0) for s in range(4)]
+            self.down, self.up = rules.jack_down, rules.queen_up
         self._start = self._settled(start if start is not None else table.start())
 
     def _settled(self, pos: Position) -> Position:
         """The position with every full suit written as Jack-down empty, Queen-up full."""
         if not self.folds:
             return pos
-        counts = list(pos.foundations)
-        for d, u in zip(self.down, self.up):
-            if counts[d] + counts[u] == FOUNDATION_CARDS:
-                counts[d], counts[u] = 0, FOUNDATION_CARDS
-        return pos._replace(foundations=tuple(counts))
+        return pos._replace(foundations=settled_foundations(self.table.rules, pos.foundations))
 
     def start(self) -> Position:
         return self._start

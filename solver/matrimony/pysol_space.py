@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Hashable, Iterator, NamedTuple, Sequence
 
 from .moves import Deal, Move, Play, Redeal, Shift
-from .play import Position, Table
+from .play import Position, Table, settled_foundations
 from .pysol_dead import SuitPuzzle
 from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, card_of
 
@@ -56,8 +56,7 @@ class PysolSuits:
             for k, code in enumerate(codes):
                 self.rank_in[f][code] = k
         # down[s], up[s]: the foundations of suit s building down from J and up from Q.
-        self.down = [next(f for f in rules.of_suit[s] if rules.foundations[f].step < 0) for s in range(4)]
-        self.up = [next(f for f in rules.of_suit[s] if rules.foundations[f].step > 0) for s in range(4)]
+        self.down, self.up = rules.jack_down, rules.queen_up
         where: list[list[int]] = [[] for _ in range(52)]
         for index, code in enumerate(table.codes):
             where[code].append(index)
@@ -68,12 +67,7 @@ class PysolSuits:
 
     def canonical(self, pos: Position) -> Position:
         """The position with each suit holding 13 cards written as (down 0, up 13)."""
-        counts = list(pos.foundations)
-        for s in range(4):
-            d, u = self.down[s], self.up[s]
-            if counts[d] + counts[u] == FOUNDATION_CARDS:
-                counts[d], counts[u] = 0, FOUNDATION_CARDS
-        return pos._replace(foundations=tuple(counts))
+        return pos._replace(foundations=settled_foundations(self.rules, pos.foundations))
 
     def start(self) -> Position:
         return self._start

@@ -107,6 +107,16 @@ class MatrimonyRules:
         return tuple(tuple(f for f, x in enumerate(self.foundations) if x.suit == s) for s in range(4))
 
     @cached_property
+    def jack_down(self) -> tuple[int, ...]:
+        """PySolFC's rules: each suit's foundation building down from the Jack."""
+        return tuple(next(f for f in self.of_suit[s] if self.foundations[f].step < 0) for s in range(4))
+
+    @cached_property
+    def queen_up(self) -> tuple[int, ...]:
+        """PySolFC's rules: each suit's foundation building up from the Queen."""
+        return tuple(next(f for f in self.of_suit[s] if self.foundations[f].step > 0) for s in range(4))
+
+    @cached_property
     def start_counts(self) -> tuple[int, ...]:
         """Cards on each foundation before the first play."""
         return tuple(int(f.filled) for f in self.foundations)
