@@ -13,14 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from cli.main import cli
-
-try:  # click < 8.2 mixes stderr into stdout unless told not to
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:  # click >= 8.2 always keeps them apart
-    RUNNER = CliRunner()
+from tests.test_cli import assert_bad_input, run
 
 GAME_1 = (
     "JD QD 3D 5H JC KH 5S 5H KC KC 8D AS 8C 6C 6H TC 8D 4C JS QC 4H KD 2H TD 8S AC 7C 2H AD 9H "
@@ -39,23 +32,6 @@ MOVE_TEXT = re.compile(
     rf"|deal|redeal pile (?:[1-9]|1[0-6]))$"
 )
 NUMBERED = re.compile(r"^(\d+)\. (.*)$")
-
-
-def run(*args: object) -> Result:
-    result = RUNNER.invoke(cli, [str(a) for a in args], prog_name="wedlock")
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
-
-
-def assert_bad_input(result: Result, *fragments: str) -> None:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 def numbered_moves(text: str) -> list[str]:
