@@ -61,7 +61,7 @@ def analyze_command(
     play = game.player(rules, chosen.cards)
     graph = analysis.build(play, max_states)
     fig = analysis.figures(play, graph)
-    estimates = {} if fig.complete else estimate(game, rules, chosen, fig, playouts)
+    estimates = {} if fig.complete else estimate(play, f"{game.name}/{rules.name}/{chosen.game_number or 'file'}", fig, playouts)
     if graphml or dot or png:
         exported = export_graph(game, rules, graph, fig)
         try:
@@ -84,11 +84,10 @@ def analyze_command(
         click.echo(line)
 
 
-def estimate(game, rules, chosen, fig: analysis.Figures, games: int) -> dict[str, dict]:
+def estimate(play, seed: str, fig: analysis.Figures, games: int) -> dict[str, dict]:
     """Each player's odds from `games` seeded playouts, within the cut graph's bounds."""
-    seed = f"{game.name}/{rules.name}/{chosen.game_number or 'file'}"
     return {
-        who: {"games": games, **playouts.estimate(game.player(rules, chosen.cards), bounds, games, seed, who == "greedy")}
+        who: {"games": games, **playouts.estimate(play, bounds, games, seed, who == "greedy")}
         for who, bounds in (("random", fig.random), ("greedy", fig.greedy))
     }
 

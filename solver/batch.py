@@ -144,7 +144,7 @@ def analyse(game: Any, rules: Any, cards: Sequence[Any], analyze: Analyze, verdi
             out[who] = {"value": float(low), "low": float(low), "high": float(high)}
             continue
         seed = f"{game.name}/{rules.name}/{number}"
-        out[who] = playouts.estimate(game.player(rules, cards), (low, high), analyze.playouts, seed, who == "greedy")
+        out[who] = playouts.estimate(play, (low, high), analyze.playouts, seed, who == "greedy")
         out["playouts"] = analyze.playouts
     out["seconds"] = round(time.perf_counter() - started, 4)
     return out
