@@ -12,7 +12,6 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +46,6 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for number in range(args.first, args.last + 1):
         code = ONE_GAME.format(root=str(ROOT), game=args.game, rules=args.rules, number=str(number), max_states=args.max_states)
-        started = time.perf_counter()
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         row = json.loads(out.stdout)
         low, high = row["random"]

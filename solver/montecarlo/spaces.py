@@ -216,7 +216,7 @@ class ColumnSpace:
 
     def grid(self, state: tuple[tuple[bytes, ...], int]) -> tuple[int, ...]:
         """The deal index in each cell, reading order, GAP for an empty cell."""
-        columns, cols = state[0], self.rules.cols
+        columns = state[0]
         return tuple(
             col[r] if r < len(col) else GAP for r in range(self.rules.rows) for col in columns
         )
