@@ -9,6 +9,7 @@ from ..cards import Card
 from ..errors import DealError
 from ..game import Replay, Solution
 from ..numbering import GameNumber
+from ..beam import beam_search
 from ..search import UNKNOWN, WON, Limits, Outcome, solve
 from . import board, verify
 from .arnold_space import ArnoldSpace
@@ -19,10 +20,10 @@ from .player import PlayerView
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
-# What the two quick searches under PySolFC's rules may cost before the exact one starts.
-GREEDY_NODES = 20_000
-HOLD_NODES = 40_000
-
+# The searches under PySolFC's rules that only look for wins, cheapest first, before the
+# exact one: ("dfs", space, states) a depth-first search with a budget of states, ("beam",
+# width) a beam over the hold space's deals and redeals (see `_quick_win`).
+QUICK_STAGES = (("dfs", PysolGreedySpace, 20_000), ("beam", 32), ("dfs", PysolHoldSpace, 3_000), ("beam", 128), ("beam", 512))
 
 class Matrimony:
     """Matrimony behind the Game protocol."""
@@ -45,27 +46,29 @@ class Matrimony:
         return hooked(cards)
 
     def solve(self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits) -> Solution:
-        """Arnold: the phase space. PySolFC: two quick searches that only find wins, then the
-        exact space (see pysol_space.py)."""
+        """Arnold: the phase space. PySolFC: quick searches that only find wins (two
+        depth-first, then beams), then the exact space (see pysol_space.py)."""
         table = Table(rules, tuple(cards))
         if rules.forced_steps:
             space = ArnoldSpace(table)
             out = solve(space, limits)
             return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
         spent: list[Outcome] = []
-        stages = ((PysolGreedySpace(table), GREEDY_NODES), (PysolHoldSpace(table), HOLD_NODES), (PysolSpace(table), None))
-        for space, budget in stages:
-            out = solve(space, _after(limits, spent, budget, single_pass=budget is None))
-            spent.append(out)
-            states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
-            if out.verdict == WON:
-                return Solution(WON, space.moves(out.steps), states, seconds)
-            if budget is None or (out.verdict == UNKNOWN and "node limit" not in out.reason):
-                break  # the exact verdict, or a limit of the caller's
+        won = _quick_win(table, limits, spent)
+        if won is not None:
+            return won
+        space = PysolSpace(table)
+        out = solve(space, _after(limits, spent, None, single_pass=True))
+        spent.append(out)
+        states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
+        if out.verdict == WON:
+            return Solution(WON, space.moves(out.steps), states, seconds)
         reason = ""
         if out.verdict == UNKNOWN:
-            reason = f"time limit {limits.time_limit}s reached" if out.reason.startswith("time") else out.reason
-            if out.reason.startswith("node limit"):
+            reason = out.reason
+            if reason.startswith("time"):
+                reason = f"time limit {limits.time_limit}s reached"
+            elif reason.startswith("node limit"):
                 reason = f"node limit {limits.node_limit} reached"
         return Solution(out.verdict, [], states, seconds, reason)
 
@@ -98,6 +101,35 @@ class Matrimony:
 
     def player(self, rules: MatrimonyRules, cards: Sequence[Card]) -> PlayerView:
         return PlayerView(Table(rules, tuple(cards)))
+
+
+def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution | None:
+    """A win found by the searches that only look for wins (QUICK_STAGES), or None.
+
+    The depth-first ones search the greedy lines, or those and the safe-plays-only line at
+    each deal and redeal (pysol_space.py); the beams keep the positions with the most cards
+    on the foundations. A stage's own "lost" proves nothing. Each runs within what the
+    stages before left of the caller's limits; one that hits those limits ends them all."""
+    hold = PysolHoldSpace(table)
+    for stage in QUICK_STAGES:
+        if stage[0] == "dfs":
+            space = hold if stage[1] is PysolHoldSpace else stage[1](table)
+            out = solve(space, _after(limits, spent, stage[2]))
+            callers = out.verdict == UNKNOWN and "node limit" not in out.reason
+        else:
+            space = hold
+            out = beam_search(hold, _cards_down, stage[1], _after(limits, spent, None))
+            callers = "limit" in out.reason
+        spent.append(out)
+        if out.verdict == WON:
+            return Solution(WON, space.moves(out.steps), _sum(spent, "states"), _sum(spent, "seconds"))
+        if callers:
+            return None
+    return None
+
+
+def _cards_down(pos) -> float:
+    return sum(pos.foundations)
 
 
 def _after(limits: Limits, spent: list[Outcome], budget: int | None, single_pass: bool = False) -> Limits:

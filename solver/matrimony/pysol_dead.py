@@ -21,7 +21,7 @@ With the redeals ahead (`dead(..., ahead=True)`, used right after a deal or rede
 puzzle also keeps the suit's cards in the piles still to be redealt, in their order, and
 plays out each redeal: `_solvable_ahead` says where the cards go and why that is still
 no more than the real game demands. It stops undecided (cutting nothing) after
-AHEAD_STATES states.
+AHEAD_STATES states, or the budget its caller sets.
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ PASSED = 64  # hold mark: not the centre; 16 * (n + 1): not while n copies are d
 class SuitPuzzle:
     """The one-suit relaxation for every suit of one rule set's foundations."""
 
-    def __init__(self, down: Sequence[int], up: Sequence[int], rank_in: Sequence[Sequence[int]]) -> None:
+    def __init__(
+        self, down: Sequence[int], up: Sequence[int], rank_in: Sequence[Sequence[int]], ahead_states: int = AHEAD_STATES
+    ) -> None:
+        self.ahead_states = ahead_states
         # place[code]: where the card stands in the up foundation's order Q K A 2 .. J (0..12).
         self.down, self.up = list(down), list(up)
         self.place = [rank_in[up[code // 13]][code] for code in range(52)]
@@ -116,7 +119,7 @@ class SuitPuzzle:
         answer = self._ahead.get(key)
         if answer is None:
             free = _free_copies(tuple(settled) + tuple(bytes(x & 15 for x in w) for w in waiting), d, u)
-            answer = free is not None and _solvable_ahead(settled, waiting, free, d, u)
+            answer = free is not None and _solvable_ahead(settled, waiting, free, d, u, self.ahead_states)
             if len(self._ahead) > 200_000:
                 self._ahead.clear()
             self._ahead[key] = answer
@@ -206,7 +209,7 @@ def _solvable(chains: Chains, free: list[int], d: int, u: int) -> bool:
     return False
 
 
-def _solvable_ahead(settled: Chains, waiting: Chains, free: list[int], d: int, u: int) -> bool:
+def _solvable_ahead(settled: Chains, waiting: Chains, free: list[int], d: int, u: int, budget: int = AHEAD_STATES) -> bool:
     """The one-suit puzzle with the coming redeals: whether every card can be played.
 
     `settled[p]`: the suit's cards in settled pile p, top first, with their hold marks.
@@ -242,7 +245,7 @@ def _solvable_ahead(settled: Chains, waiting: Chains, free: list[int], d: int, u
         state = todo.pop()
         if state in seen:
             continue
-        if len(seen) >= AHEAD_STATES:
+        if len(seen) >= budget:
             return True  # not decided: never cut on a guess
         seen.add(state)
         chains, taken, q, free_t, inp, d, u = state

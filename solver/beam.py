@@ -1,0 +1,59 @@
+"""A beam search: a quick way to a win where the exhaustive search is slow.
+
+The search goes forward one layer of a space at a time (a layer: the states one step from
+the layer before), keeps the `width` best of them by a score the caller gives, and drops
+the rest. Dropped states are never looked at again, so the beam proves nothing when it
+finds no win: it answers `won` (with the steps, which the caller replays) or `unknown`.
+It suits spaces where every line has about the same number of steps, such as Matrimony's
+deals and redeals, so that the states of one layer are fairly compared.
+
+Ties in the score are broken by a seeded random number, so one deal always gives the
+same answer, and widening the beam adds states rather than reshuffling them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Hashable
+
+from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
+
+Score = Callable[[object], float]  # higher is more promising
+
+
+def beam_search(space: SearchSpace, score: Score, width: int, limits: Limits = Limits(), seed: int = 0) -> Outcome:
+    """Search `space` layer by layer, keeping the `width` best states of each layer; within
+    the time and node limits of `limits` (its other fields do not apply)."""
+    if width < 1:
+        raise ValueError("a beam needs a width of at least 1")
+    started = time.perf_counter()
+    seconds, node_cap = limits.time_limit, limits.node_limit
+    deadline = None if seconds is None else started + seconds
+    draw = random.Random(seed).random
+    root = space.start()
+    nodes = 0
+
+    def outcome(verdict: str, steps: list | None = None, reason: str = "") -> Outcome:
+        return Outcome(verdict, steps or [], nodes, nodes, time.perf_counter() - started, reason)
+
+    if space.is_won(root):
+        return outcome(WON)
+    layer: list[tuple[object, tuple]] = [(root, ())]
+    while layer:
+        ranked: dict[Hashable, tuple[float, object, tuple]] = {}
+        for state, steps in layer:
+            for step, child in space.successors(state):
+                nodes += 1
+                if space.is_won(child):
+                    return outcome(WON, [*steps, step])
+                k = space.key(child)
+                if k not in ranked:
+                    ranked[k] = (score(child) + draw(), child, (*steps, step))
+                if node_cap is not None and nodes >= node_cap:
+                    return outcome(UNKNOWN, reason=f"node limit {node_cap} reached")
+                if deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline:
+                    return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
+        best = sorted(ranked.values(), key=lambda entry: entry[0], reverse=True)[:width]
+        layer = [(child, steps) for _, child, steps in best]
+    return outcome(UNKNOWN, reason=f"a beam {width} wide found no win")

@@ -1,0 +1,89 @@
+"""The beam search: it finds wins a narrower beam misses, and never claims a loss."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.beam import beam_search
+from solver.search import LOST, UNKNOWN, WON, Limits, solve
+
+
+class Ladder:
+    """States (depth, rungs): each step adds 0, 1 or 2 rungs; a state is won at depth
+    `depth` with exactly `goal` rungs. Scoring by rungs leads a narrow beam astray when
+    the goal is low."""
+
+    def __init__(self, depth: int, goal: int) -> None:
+        self.depth, self.goal = depth, goal
+
+    def start(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def successors(self, state):
+        d, r = state
+        if d < self.depth:
+            for up in (2, 1, 0):
+                yield up, (d + 1, r + up)
+
+    def is_won(self, state) -> bool:
+        return state == (self.depth, self.goal)
+
+    def key(self, state):
+        return state
+
+
+def rungs(state) -> float:
+    return state[1]
+
+
+def replay(space: Ladder, steps) -> tuple[int, int]:
+    d, r = space.start()
+    for up in steps:
+        d, r = d + 1, r + up
+    return d, r
+
+
+def test_a_wider_beam_finds_what_a_narrow_one_misses() -> None:
+    space = Ladder(depth=6, goal=1)
+    narrow = beam_search(space, rungs, width=1)
+    assert narrow.verdict == UNKNOWN and "found no win" in narrow.reason
+    wide = beam_search(space, rungs, width=13)  # every (depth, rungs) of a layer
+    assert wide.verdict == WON
+    assert replay(space, wide.steps) == (6, 1)
+
+
+def test_no_win_is_unknown_never_lost() -> None:
+    space = Ladder(depth=4, goal=99)
+    assert solve(space, Limits(first_pass=None)).verdict == LOST
+    out = beam_search(space, rungs, width=100)
+    assert out.verdict == UNKNOWN
+
+
+def test_limits_stop_a_beam() -> None:
+    out = beam_search(Ladder(depth=50, goal=-1), rungs, width=100, limits=Limits(node_limit=40))
+    assert out.verdict == UNKNOWN and out.reason == "node limit 40 reached"
+    assert out.nodes == 40
+    out = beam_search(Ladder(depth=10_000, goal=-1), rungs, width=100, limits=Limits(time_limit=0.0))
+    assert out.verdict == UNKNOWN and out.reason.startswith("time limit")
+
+
+def test_a_zero_width_is_refused() -> None:
+    with pytest.raises(ValueError):
+        beam_search(Ladder(3, 0), rungs, width=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 7), st.integers(0, 14), st.integers(1, 20), st.integers(0, 5))
+def test_beam_wins_are_wins_and_a_full_width_beam_is_exhaustive(depth: int, goal: int, width: int, seed: int) -> None:
+    space = Ladder(depth, goal)
+    winnable = 0 <= goal <= 2 * depth
+    out = beam_search(space, rungs, width, seed=seed)
+    assert out.verdict in (WON, UNKNOWN)
+    if out.verdict == WON:
+        assert winnable and replay(space, out.steps) == (depth, goal)
+    if width >= 2 * depth + 1:  # no layer holds more states than that: nothing is dropped
+        assert out.verdict == (WON if winnable else UNKNOWN)
+    again = beam_search(space, rungs, width, seed=seed)
+    assert (again.verdict, again.steps) == (out.verdict, out.steps)
