@@ -22,7 +22,7 @@ from solver.matrimony.arnold_space import ArnoldSpace
 from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
-from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolSpace, PysolState
+from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
 from solver.matrimony.rules import RULE_SETS
 from solver.matrimony.spaces import PlainSpace
 from solver.matrimony.verify import referee
@@ -162,6 +162,10 @@ def test_pysol_spaces_agree_with_plain_search() -> None:
         found = solve(exact, EXHAUSTIVE)
         assert found.verdict == plain.verdict, n
         checked = [(exact, found)]
+        phases = PysolPhaseSpace(table, pos, outcomes=10**9)  # uncut: exact too
+        by_phase = solve(phases, EXHAUSTIVE)
+        assert by_phase.verdict == plain.verdict, n
+        checked.append((phases, by_phase))
         for quick_space in (PysolGreedySpace(table, pos), PysolHoldSpace(table, pos)):
             quick = solve(quick_space, Limits(max_states=None))
             assert quick.verdict == LOST or plain.verdict == WON, n  # their wins are wins
@@ -189,6 +193,15 @@ def test_beams_win_deals_the_greedy_lines_lose(game: int) -> None:
     out = beam_search(hold, lambda pos: sum(pos.foundations), 128)
     assert out.verdict == WON
     assert referee(PYSOL, table.deal, hold.moves(out.steps)).won
+
+
+def test_a_beam_over_whole_phases_wins_where_the_hold_beams_do_not() -> None:
+    table = Table(PYSOL, deal_of(20))
+    assert beam_search(PysolHoldSpace(table), lambda pos: sum(pos.foundations), 128).verdict != WON
+    phases = PysolPhaseSpace(table)
+    out = beam_search(phases, lambda state: sum(state.pos.foundations), 64)
+    assert out.verdict == WON
+    assert referee(PYSOL, table.deal, phases.moves(out.steps)).won
 
 
 def pysol_states():

@@ -17,13 +17,21 @@ from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
 from .player import PlayerView
-from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolSpace
+from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
 # The searches under PySolFC's rules that only look for wins, cheapest first, before the
-# exact one: ("dfs", space, states) a depth-first search with a budget of states, ("beam",
-# width) a beam over the hold space's deals and redeals (see `_quick_win`).
-QUICK_STAGES = (("dfs", PysolGreedySpace, 20_000), ("beam", 32), ("dfs", PysolHoldSpace, 3_000), ("beam", 128), ("beam", 512))
+# exact one (see `_quick_win`): ("dfs", space, states) a depth-first search with a budget
+# of states; ("beam", space, width) a beam over the space's deals and redeals.
+QUICK_STAGES = (
+    ("dfs", PysolGreedySpace, 20_000),
+    ("beam", PysolHoldSpace, 32),
+    ("dfs", PysolHoldSpace, 3_000),
+    ("beam", PysolHoldSpace, 128),
+    ("beam", PysolPhaseSpace, 64),
+    ("beam", PysolHoldSpace, 512),
+    ("beam", PysolPhaseSpace, 256),
+)
 
 class Matrimony:
     """Matrimony behind the Game protocol."""
@@ -106,19 +114,19 @@ class Matrimony:
 def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution | None:
     """A win found by the searches that only look for wins (QUICK_STAGES), or None.
 
-    The depth-first ones search the greedy lines, or those and the safe-plays-only line at
-    each deal and redeal (pysol_space.py); the beams keep the positions with the most cards
-    on the foundations. A stage's own "lost" proves nothing. Each runs within what the
-    stages before left of the caller's limits; one that hits those limits ends them all."""
-    hold = PysolHoldSpace(table)
-    for stage in QUICK_STAGES:
-        if stage[0] == "dfs":
-            space = hold if stage[1] is PysolHoldSpace else stage[1](table)
-            out = solve(space, _after(limits, spent, stage[2]))
+    The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
+    each deal and redeal (hold); the exact space a phase at a time, cut to its first few
+    hundred outcomes (phase). The beams keep the positions with the most cards on the
+    foundations. A stage's own "lost" proves nothing. Each runs within what the stages
+    before left of the caller's limits; one that hits those limits ends them all."""
+    spaces: dict = {}
+    for kind, space_type, size in QUICK_STAGES:
+        space = spaces.get(space_type) or spaces.setdefault(space_type, space_type(table))
+        if kind == "dfs":
+            out = solve(space, _after(limits, spent, size))
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
         else:
-            space = hold
-            out = beam_search(hold, _cards_down, stage[1], _after(limits, spent, None))
+            out = beam_search(space, _cards_down, size, _after(limits, spent, None))
             callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
@@ -128,8 +136,9 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     return None
 
 
-def _cards_down(pos) -> float:
-    return sum(pos.foundations)
+def _cards_down(state) -> float:
+    """Cards on the foundations, of a Position or a PysolState."""
+    return sum((state.pos if isinstance(state, PysolState) else state).foundations)
 
 
 def _after(limits: Limits, spent: list[Outcome], budget: int | None, single_pass: bool = False) -> Limits:

@@ -443,3 +443,41 @@ class PysolSpace(PysolSuits):
             if spot not in spots and not (spot in passed and self.at_thirteen(counts, piles[p][-1])):
                 return p, after
         return None
+
+
+class PysolPhaseSpace(PysolSpace):
+    """The exact space seen one phase at a time, for beams: a step is everything a line
+    does up to and including its next deal or redeal (or its win).
+
+    A state's successors are the distinct states the exact space reaches right after its
+    next deal or redeal, at most `outcomes` of them (the first ones its own order finds,
+    greedy lines first): a beam compares states after the same number of deals and redeals,
+    which the exact space's single decisions would not let it do. Cut at `outcomes`, this
+    space only finds wins.
+    """
+
+    def __init__(self, table: Table, start: Position | None = None, outcomes: int = 300) -> None:
+        super().__init__(table, start)
+        self.outcomes = outcomes
+
+    def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:  # type: ignore[override]
+        seen: set = set()
+        found = 0
+        todo = [(state, ())]
+        while todo:
+            here, steps = todo.pop()
+            for step, child in super().successors(here):
+                k = self.key(child)
+                if k in seen:
+                    continue
+                seen.add(k)
+                if step[1] is None and not self.is_won(child):
+                    todo.append((child, (*steps, step)))
+                    continue
+                yield (*steps, step), child
+                found += 1
+                if found == self.outcomes:
+                    return
+
+    def moves(self, steps: Sequence[tuple]) -> list[Move]:
+        return super().moves([step for phase in steps for step in phase])
