@@ -17,13 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.beam import beam_search
+from solver.cards import Card
 from solver.matrimony import GAME
 from solver.matrimony.arnold_space import ArnoldSpace
 from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
 from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
-from solver.matrimony.rules import RULE_SETS
+from solver.matrimony.rules import RULE_SETS, code_of
 from solver.matrimony.spaces import PlainSpace
 from solver.matrimony.verify import referee
 from solver.numbering import GameNumber
@@ -300,6 +301,43 @@ def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
                 won_seen += 1
                 assert not PysolSpace(table, pos).dead(pos, ahead=True), (game, move)
     assert won_seen >= 100, won_seen
+
+
+def tangle_position(p10: str) -> Position:
+    """A late position of game 52 (every pile settled), with pile 10 as given."""
+    piles = {4: "6S", 5: "TC JS 5S", 6: "TS", 7: "AD", 8: "KD", 9: "3D JH 7S", 10: p10, 12: "9S", 13: "QD", 15: "8S"}
+    codes = [bytes(code_of(Card.parse(c)) for c in piles.get(p, "").split()) for p in range(1, 17)]
+    return Position(tuple(codes), (13, 13, 12, 8, 11, 5, 12, 13), 104, 16)
+
+
+def test_two_suits_can_tangle_where_each_alone_is_fine() -> None:
+    # 2D waits for 3D, under 7S, which waits for 4S, under 2D: lost, though each suit on its
+    # own can be finished. With 4S on top of pile 10 instead, the position is won.
+    table = Table(PYSOL, deal_of(52))
+    space = PysolSpace(table)
+    for p10, verdict in (("QH 4S JC 2D", LOST), ("QH JC 2D 4S", WON)):
+        pos = tangle_position(p10)
+        assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
+        assert not space.suit_puzzle.dead(pos, ahead=True)
+        assert space.tangles.dead(pos) == (verdict == LOST)
+        assert solve(PysolSpace(table, pos), EXHAUSTIVE).verdict == verdict
+
+
+def test_tangled_positions_are_lost() -> None:
+    # The two-suit relaxation (pysol_tangle.py) may only cut positions the plain search
+    # does not win, on late positions of random lines where it cuts.
+    cut = lost = 0
+    for seed in range(600):
+        table = Table(PYSOL, deal_of(seed + 300))
+        pos, _ = random_line(table, random.Random(seed), 13 + seed % 4)
+        space = PysolSpace(table, pos)
+        if space.suit_puzzle.dead(pos, ahead=True) or not space.tangles.dead(pos):
+            continue
+        cut += 1
+        plain = solve(PlainSpace(table, pos), Limits(max_states=PLAIN_CAP, first_pass=None))
+        assert plain.verdict != WON, seed
+        lost += plain.verdict == LOST
+    assert lost >= 8, (cut, lost)
 
 
 def test_pysol_dead_plays_a_settled_copy_before_a_free_one() -> None:

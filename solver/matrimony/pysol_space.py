@@ -32,6 +32,7 @@ from typing import Hashable, Iterator, NamedTuple, Sequence
 from .moves import Deal, Move, Play, Redeal, Shift
 from .play import Position, Table, settled_foundations
 from .pysol_dead import AHEAD_STATES, SuitPuzzle
+from .pysol_tangle import Tangles
 from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, card_of
 
 NONE = 255
@@ -68,7 +69,15 @@ class PysolSuits:
         self.deal_index = [tuple(w) for w in where]  # the two copies' places in the deal
         self._real_start = start if start is not None else table.start()
         self._start = self.canonical(self._real_start)
-        self.dead = SuitPuzzle(self.down, self.up, self.rank_in, self.AHEAD_STATES).dead  # a position no line wins
+        self.suit_puzzle = SuitPuzzle(self.down, self.up, self.rank_in, self.AHEAD_STATES)
+        self.tangles = Tangles(self.down, self.up, self.rank_in)
+
+    def dead(self, pos: Position, frozen: Held = frozenset(), passed: Held = frozenset(), ahead: bool = False) -> bool:
+        """Whether no line that keeps the holds can win from `pos`: some suit cannot be
+        finished (pysol_dead.py), or, with `ahead` (after a deal or redeal), some suit cannot
+        be finished with the redeals to come, or the settled piles tangle the suits
+        (pysol_tangle.py: dearer, so only where the settled piles change most)."""
+        return self.suit_puzzle.dead(pos, frozen, passed, ahead) or (ahead and self.tangles.dead(pos))
 
     def canonical(self, pos: Position) -> Position:
         """The position with each suit holding 13 cards written as (down 0, up 13)."""
