@@ -22,7 +22,8 @@ only the lines that play until nothing more can be played before each deal or re
 much smaller and finds most of the wins there are quickly, but its "lost" proves nothing,
 so the solver tries it first and then the exact space. The quick spaces only look for
 wins, where a node is worth more than a long proof that a position is dead: their dead test
-gives up on the redeals ahead sooner (QUICK_AHEAD_STATES), which cuts less but never wrongly.
+gives up on the redeals ahead sooner (QUICK_AHEAD_STATES) and skips the two-suit puzzle,
+which cuts less but never wrongly.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class PysolSuits:
     """What both PySolFC spaces share: the suits' states, the key, and winning lines."""
 
     AHEAD_STATES = AHEAD_STATES  # what the dead test may spend on the redeals ahead
+    TANGLES = True  # whether the dead test looks for two suits tangled (pysol_tangle.py)
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         rules = table.rules
@@ -77,7 +79,7 @@ class PysolSuits:
         finished (pysol_dead.py), or, with `ahead` (after a deal or redeal), some suit cannot
         be finished with the redeals to come, or the settled piles tangle the suits
         (pysol_tangle.py: dearer, so only where the settled piles change most)."""
-        return self.suit_puzzle.dead(pos, frozen, passed, ahead) or (ahead and self.tangles.dead(pos))
+        return self.suit_puzzle.dead(pos, frozen, passed, ahead) or (ahead and self.TANGLES and self.tangles.dead(pos))
 
     def canonical(self, pos: Position) -> Position:
         """The position with each suit holding 13 cards written as (down 0, up 13)."""
@@ -316,6 +318,7 @@ class PysolGreedySpace(PysolSuits):
     """
 
     AHEAD_STATES = QUICK_AHEAD_STATES
+    TANGLES = False
 
     def successors(self, pos: Position) -> Iterator[tuple[tuple, Position]]:
         event = self.event(pos)
