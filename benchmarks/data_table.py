@@ -32,7 +32,7 @@ def main() -> None:
         (s,) = summarize(read_results(path))
         a, b = match["a"], match["b"]
         complete = "" if s.deals == int(b) - int(a) + 1 else f" (first {s.deals:,} done)"
-        limit = {"monte-carlo/weddings": " --time-limit 120", "matrimony/pysol": " --time-limit 3"}.get(f"{s.game}/{s.rules}", "")
+        limit = {"monte-carlo/weddings": " --time-limit 120", "matrimony/pysol": " --time-limit 10"}.get(f"{s.game}/{s.rules}", "")
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{limit} --out {path.stem} --resume`"
         print(
             f"| {s.game} | {s.rules} | {int(a):,}-{int(b):,}{complete} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} "
