@@ -20,7 +20,10 @@ Spaces. `PysolSpace` is exact: one decision per edge, "play this card now" or "h
 back", with the deal or redeal once nothing is left to decide. `PysolGreedySpace` searches
 only the lines that play until nothing more can be played before each deal or redeal: it is
 much smaller and finds most of the wins there are quickly, but its "lost" proves nothing,
-so the solver tries it first and then the exact space. The quick spaces only look for
+so the solver tries it first and then the exact space. `PysolHoldSpace` adds the line that
+holds back everything but the safe plays before each deal or redeal; `PysolPhaseSpace` is
+the exact space a whole phase at a time, cut to its first outcomes, for beams (beam.py).
+The quick spaces only look for
 wins, where a node is worth more than a long proof that a position is dead: their dead test
 gives up on the redeals ahead sooner (QUICK_AHEAD_STATES) and skips the two-suit puzzle,
 which cuts less but never wrongly.
