@@ -152,6 +152,22 @@ def test_pysol_win_uses_its_own_foundations_and_replays(tmp_path: Path) -> None:
     assert_bad_input(run("verify", "matrimony", WON_PYSOL, "--moves", moves), "pysol")
 
 
+def test_pysol_win_found_by_a_beam_replays(tmp_path: Path) -> None:
+    # Game 6: the greedy lines hold no win; the first beam finds one.
+    result = run("solve", "matrimony", "6", "--rules", "pysol", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "won"
+    moves = write(tmp_path, "win.json", result.stdout)
+    assert run("verify", "matrimony", "6", "--rules", "pysol", "--moves", moves).exit_code == 0
+
+
+def test_pysol_node_limit_covers_every_stage() -> None:
+    result = run("solve", "matrimony", "8", "--rules", "pysol", "--node-limit", "500")
+    assert result.exit_code == 3
+    assert "# unknown: node limit 500 reached" in result.stdout
+    states = int(re.search(r"\(([\d,]+) states", result.stdout).group(1).replace(",", ""))
+    assert states <= 500 + 8  # each stage after the first may look at one state
+
+
 def test_pysol_time_limit_gives_unknown() -> None:
     result = run("solve", "matrimony", "2", "--rules", "pysol", "--time-limit", "0.2", "--json")
     assert result.exit_code == 3
