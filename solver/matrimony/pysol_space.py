@@ -465,10 +465,11 @@ class PysolPhaseSpace(PysolSpace):
     does up to and including its next deal or redeal (or its win).
 
     A state's successors are the distinct states the exact space reaches right after its
-    next deal or redeal, at most `outcomes` of them (the first ones its own order finds,
-    greedy lines first): a beam compares states after the same number of deals and redeals,
-    which the exact space's single decisions would not let it do. Cut at `outcomes`, this
-    space only finds wins.
+    next deal or redeal, at most `outcomes` of them: a beam compares states after the same
+    number of deals and redeals, which the exact space's single decisions would not let it
+    do. The walk is depth-first and takes the last decision first, so the line that holds
+    back every card it may comes first and the greedy line last: the hold space's beams
+    have the greedy lines already. Cut at `outcomes`, this space only finds wins.
     """
 
     def __init__(self, table: Table, start: Position | None = None, outcomes: int = 300) -> None:
