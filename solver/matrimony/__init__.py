@@ -33,6 +33,7 @@ QUICK_STAGES = (
     ("beam", PysolPhaseSpace, 256),
 )
 
+
 class Matrimony:
     """Matrimony behind the Game protocol."""
 
@@ -121,7 +122,9 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     before left of the caller's limits; one that hits those limits ends them all."""
     spaces: dict = {}
     for kind, space_type, size in QUICK_STAGES:
-        space = spaces.get(space_type) or spaces.setdefault(space_type, space_type(table))
+        if space_type not in spaces:  # one of each, so that later stages reuse its caches
+            spaces[space_type] = space_type(table)
+        space = spaces[space_type]
         if kind == "dfs":
             out = solve(space, _after(limits, spent, size))
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
