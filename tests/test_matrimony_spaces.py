@@ -191,16 +191,17 @@ def test_beams_win_deals_the_greedy_lines_lose(game: int) -> None:
     table = Table(PYSOL, deal_of(game))
     assert solve(PysolGreedySpace(table), Limits(max_states=None)).verdict == LOST
     hold = PysolHoldSpace(table)
-    out = beam_search(hold, lambda pos: sum(pos.foundations), 128)
+    out = beam_search(hold, hold.cards_down, 128)
     assert out.verdict == WON
     assert referee(PYSOL, table.deal, hold.moves(out.steps)).won
 
 
 def test_a_beam_over_whole_phases_wins_where_the_hold_beams_do_not() -> None:
     table = Table(PYSOL, deal_of(20))
-    assert beam_search(PysolHoldSpace(table), lambda pos: sum(pos.foundations), 128).verdict != WON
+    hold = PysolHoldSpace(table)
+    assert beam_search(hold, hold.cards_down, 128).verdict != WON
     phases = PysolPhaseSpace(table)
-    out = beam_search(phases, lambda state: sum(state.pos.foundations), 64)
+    out = beam_search(phases, phases.cards_down, 64)
     assert out.verdict == WON
     assert referee(PYSOL, table.deal, phases.moves(out.steps)).won
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
+from ..beam import beam_search
 from ..cards import Card
 from ..errors import DealError
 from ..game import Replay, Solution
 from ..numbering import GameNumber
-from ..beam import beam_search
 from ..search import UNKNOWN, WON, Limits, Outcome, solve
 from . import board, verify
 from .arnold_space import ArnoldSpace
@@ -17,7 +17,7 @@ from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
 from .player import PlayerView
-from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
+from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
 # The searches under PySolFC's rules that only look for wins, cheapest first, before the
@@ -129,7 +129,7 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
             out = solve(space, _after(limits, spent, size))
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
         else:
-            out = beam_search(space, _cards_down, size, _after(limits, spent, None))
+            out = beam_search(space, space.cards_down, size, _after(limits, spent, None))
             callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
@@ -137,11 +137,6 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
         if callers:
             return None
     return None
-
-
-def _cards_down(state) -> float:
-    """Cards on the foundations, of a Position or a PysolState."""
-    return sum((state.pos if isinstance(state, PysolState) else state).foundations)
 
 
 def _after(limits: Limits, spent: list[Outcome], budget: int | None, single_pass: bool = False) -> Limits:

@@ -23,10 +23,9 @@ much smaller and finds most of the wins there are quickly, but its "lost" proves
 so the solver tries it first and then the exact space. `PysolHoldSpace` adds the line that
 holds back everything but the safe plays before each deal or redeal; `PysolPhaseSpace` is
 the exact space a whole phase at a time, cut to its first outcomes, for beams (beam.py).
-The quick spaces only look for
-wins, where a node is worth more than a long proof that a position is dead: their dead test
-gives up on the redeals ahead sooner (QUICK_AHEAD_STATES) and skips the two-suit puzzle,
-which cuts less but never wrongly.
+The quick spaces only look for wins, where a node is worth more than a long proof that a
+position is dead: their dead test gives up on the redeals ahead sooner (QUICK_AHEAD_STATES)
+and skips the two-suit puzzle, which cuts less but never wrongly.
 """
 
 from __future__ import annotations
@@ -93,6 +92,10 @@ class PysolSuits:
 
     def is_won(self, pos: Position) -> bool:
         return all(n == FOUNDATION_CARDS for n in pos.foundations)
+
+    def cards_down(self, pos: Position) -> int:
+        """Cards on the foundations: what the beams keep the most of."""
+        return sum(pos.foundations)
 
     def key(self, pos: Position) -> Hashable:
         return pos
@@ -386,6 +389,9 @@ class PysolSpace(PysolSuits):
 
     def is_won(self, state: PysolState) -> bool:  # type: ignore[override]
         return all(n == FOUNDATION_CARDS for n in state[0].foundations)
+
+    def cards_down(self, state: PysolState) -> int:  # type: ignore[override]
+        return sum(state.pos.foundations)
 
     def key(self, state: PysolState) -> Hashable:  # type: ignore[override]
         """The state packed into bytes, a fifth of the memory of the tuples (a search keeps

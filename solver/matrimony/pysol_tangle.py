@@ -15,7 +15,7 @@ suits, the position is lost. (All four suits at once would see more, but their p
 grows as the product of four suits' progress; two suits keep it small.)
 
 The search. Depth-first over (cards taken from each settled pile, each suit's counts), with
-two kinds of play made without branching (`_forced`):
+three kinds of play made without branching (`_forced`):
 - past a suit's centre, a card its foundations take next: only one copy of it is left,
   so every solution plays this one there, and playing it sooner neither changes what the
   suit's other end takes nor covers anything;
@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .play import Position
-from .pysol_dead import _after, _wanted
+from .pysol_dead import _after, _on_foundations, _wanted
 from .rules import DECK, FOUNDATION_CARDS, PILES
 
 TANGLE_STATES = 3_000  # puzzle states one test may visit before it gives up (and cuts nothing)
@@ -53,10 +53,9 @@ class Tangles:
 
     def __init__(self, down: Sequence[int], up: Sequence[int], rank_in: Sequence[Sequence[int]], budget: int = TANGLE_STATES) -> None:
         self.down, self.up = list(down), list(up)
-        self.place = [rank_in[up[code // 13]][code] for code in range(52)]
-        self.code = [[0] * 13 for _ in range(4)]  # code[suit][place]
+        self.code = [[0] * 13 for _ in range(4)]  # code[suit][place in the up order Q K A .. J]
         for code in range(52):
-            self.code[code // 13][self.place[code]] = code
+            self.code[code // 13][rank_in[up[code // 13]][code]] = code
         self.budget = budget
         self._cache: dict = {}
 
@@ -88,8 +87,8 @@ class Tangles:
         """Copies of each card neither on the foundations nor in a settled pile."""
         free = [2] * 52
         for s, (d, u) in enumerate(suits):
-            for x in range(13):
-                free[self.code[s][x]] -= (x < u) + (x >= 13 - d)
+            for x, down in enumerate(_on_foundations(d, u)):
+                free[self.code[s][x]] -= down
         for chain in chains:
             for code in chain:
                 free[code] -= 1
@@ -159,9 +158,7 @@ class Tangles:
                             free_a[code] -= 1
                             break
                         if (past or (free_a[code] and inch_a[code] == 1)) and code in tops_a:
-                            i = tops_a.index(code)
-                            taken_a[i] += 1
-                            tops_a[i] = chains[i][taken_a[i]] if taken_a[i] < len(chains[i]) else EMPTY
+                            _pop(chains, taken_a, tops_a, tops_a.index(code))
                             inch_a[code] -= 1
                             break
                     else:
@@ -175,6 +172,11 @@ class Tangles:
 def _take(chains: tuple[bytes, ...], taken: bytes, tops: bytes, i: int) -> tuple[bytes, bytes]:
     """(taken, tops) once pile i's top card is played."""
     taken_a, tops_a = bytearray(taken), bytearray(tops)
-    taken_a[i] += 1
-    tops_a[i] = chains[i][taken_a[i]] if taken_a[i] < len(chains[i]) else EMPTY
+    _pop(chains, taken_a, tops_a, i)
     return bytes(taken_a), bytes(tops_a)
+
+
+def _pop(chains: tuple[bytes, ...], taken: bytearray, tops: bytearray, i: int) -> None:
+    """Play pile i's top card: one more taken, and the card under it on top."""
+    taken[i] += 1
+    tops[i] = chains[i][taken[i]] if taken[i] < len(chains[i]) else EMPTY
