@@ -7,34 +7,22 @@ Files are named GAME-RULES-luck-A-B.jsonl.gz; each row says the command that rep
 
 from __future__ import annotations
 
-import re
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from solver.batch import read_results  # noqa: E402
-from solver.stats import mean_text, summarize  # noqa: E402
-
-NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)-luck-(?P<a>\d+)-(?P<b>\d+)\.jsonl(\.gz)?$")
+from result_files import summaries
+from solver.stats import mean_text
 
 
 def main() -> None:
     print("| game | rules | games | perfect play: won / lost / unknown | perfect play | random player | greedy player | odds exact for | command |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name in sys.argv[1:]:
-        path = Path(name)
-        match = NAME.match(path.name)
-        if not match:
-            raise SystemExit(f"{path.name}: expected GAME-RULES-luck-A-B.jsonl.gz")
-        (s,) = summarize(read_results(path))
-        a, b = match["a"], match["b"]
+    for path, a, b, s in summaries(sys.argv[1:], luck=True):
         options = {"matrimony/arnold": " --analyze-states 50000", "matrimony/pysol": " --playouts 200 --time-limit 3"}
         extra = options.get(f"{s.game}/{s.rules}", "")
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules} --analyze{extra} --out {path.stem} --resume`"
         perfect = f"{100 * s.win_rate:.2f}%" if not s.unknown else f"{100 * s.low:.2f}% - {100 * s.high:.2f}%"
         print(
-            f"| {s.game} | {s.rules} | {int(a):,}-{int(b):,} | {s.won:,} / {s.lost:,} / {s.unknown:,} | {perfect} "
+            f"| {s.game} | {s.rules} | {a:,}-{b:,} | {s.won:,} / {s.lost:,} / {s.unknown:,} | {perfect} "
             f"| {mean_text(s.random, s.random_margin)} | {mean_text(s.greedy, s.greedy_margin)} | {s.exact:,} of {s.analysed:,} deals | {command} |"
         )
 

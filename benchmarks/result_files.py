@@ -1,0 +1,34 @@
+"""The results files of data/, as the table scripts read them.
+
+A file is named GAME-RULES-A-B.jsonl.gz, or GAME-RULES-luck-A-B.jsonl.gz for `batch
+--analyze` output; the name gives the range its command covered.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Iterator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.batch import read_results  # noqa: E402
+from solver.stats import Summary, summarize  # noqa: E402
+
+
+def summaries(names: list[str], luck: bool) -> Iterator[tuple[Path, int, int, Summary]]:
+    """(path, first game, last game, summary) for each file of the kind asked for; a name of
+    another kind stops the script with one line, except luck files where plain ones are
+    asked for (data/*.jsonl.gz holds both), which are skipped."""
+    infix = "-luck" if luck else ""
+    name = re.compile(rf"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+){infix}-(?P<a>\d+)-(?P<b>\d+)\.jsonl(\.gz)?$")
+    for text in names:
+        path = Path(text)
+        if not luck and "-luck-" in path.name:
+            continue
+        match = name.match(path.name)
+        if not match:
+            raise SystemExit(f"{path.name}: expected GAME-RULES{infix}-A-B.jsonl.gz")
+        (summary,) = summarize(read_results(path))
+        yield path, int(match["a"]), int(match["b"]), summary
