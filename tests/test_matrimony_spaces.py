@@ -232,6 +232,20 @@ def test_pysol_packed_keys_tell_states_apart(a: PysolState, b: PysolState) -> No
     assert space.key(moved) != space.key(a)  # a card more on the last pile is another state
 
 
+@settings(max_examples=300, deadline=None)
+@given(pysol_states())
+def test_pysol_playable_piles_are_those_whose_top_card_a_foundation_takes(state: PysolState) -> None:
+    space = PysolSpace(Table(PYSOL, deal_of(1)))
+    piles, counts = state.pos.piles, state.pos.foundations
+    one_by_one = [
+        (p, space.after_play(counts, pile[-1]))
+        for p, pile in enumerate(piles)
+        if pile and space.after_play(counts, pile[-1]) is not None
+    ]
+    assert space.playable(piles, counts) == one_by_one
+    assert space.playable(piles, counts) == one_by_one  # and again, from the remembered table
+
+
 def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
     # Spades hold J..8 going down and Q..7 going up: 13 cards. Pile 1's 3S (the second copy)
     # fits after the shifts that make the up foundation wait for a 3.

@@ -69,21 +69,12 @@ class SuitPuzzle:
             if p >= first:
                 marks[p, h] = PASSED
         counts = pos.foundations
-        place = self.place
+        settled = _chains(self.place, pos.piles, first, PILES, marks)
         for s in range(4):
             d, u = counts[self.down[s]], counts[self.up[s]]
             if d == u == FOUNDATION_CARDS:
                 continue
-            low, high = 13 * s, 13 * s + 13
-            chains = tuple(
-                bytes(
-                    place[c] + marks.get((p, h), 0)
-                    for h in range(len(pile) - 1, -1, -1)
-                    if low <= (c := pile[h]) < high
-                )
-                for p, pile in enumerate(pos.piles[first:], first)
-            )
-            chains = tuple(sorted(c for c in chains if c))
+            chains = tuple(sorted(c for c in settled[s] if c))
             key = (chains, d, u)
             answer = self._cache.get(key)
             if answer is None:
@@ -94,36 +85,40 @@ class SuitPuzzle:
                 self._cache[key] = answer
             if not answer:
                 return True
-        return ahead and any(self.dead_ahead(pos, marks, s) for s in range(4))
+        if not ahead:
+            return False
+        waiting = _chains(self.place, pos.piles, 0, first, None)
+        return any(self.dead_ahead(counts, s, (b"",) * first + settled[s], waiting[s]) for s in range(4))
 
-    def dead_ahead(self, pos: Position, marks: dict, s: int) -> bool:
-        """The puzzle of suit s with the redeals still to come (see `_solvable_ahead`)."""
-        counts = pos.foundations
+    def dead_ahead(self, counts: Sequence[int], s: int, settled: Chains, waiting: Chains) -> bool:
+        """The puzzle of suit s with the redeals still to come (see `_solvable_ahead`), from
+        its chains in every pile (empty for the piles still to be redealt) and in those piles."""
         d, u = counts[self.down[s]], counts[self.up[s]]
         if d == u == FOUNDATION_CARDS:
             return False
-        low, high = 13 * s, 13 * s + 13
-        place = self.place
-        first = PILES - pos.rounds
-        settled = tuple(
-            bytes(place[c] + marks.get((p, h), 0) for h in range(len(pile) - 1, -1, -1) if low <= (c := pile[h]) < high)
-            if p >= first
-            else b""
-            for p, pile in enumerate(pos.piles)
-        )
-        waiting = tuple(
-            bytes(place[c] + 16 * ((p + h) % PILES) for h in range(len(pile) - 1, -1, -1) if low <= (c := pile[h]) < high)
-            for p, pile in enumerate(pos.piles[:first])
-        )
         key = (settled, waiting, d, u)
         answer = self._ahead.get(key)
         if answer is None:
-            free = _free_copies(tuple(settled) + tuple(bytes(x & 15 for x in w) for w in waiting), d, u)
+            free = _free_copies(settled + tuple(bytes(x & 15 for x in w) for w in waiting), d, u)
             answer = free is not None and _solvable_ahead(settled, waiting, free, d, u, self.ahead_states)
             if len(self._ahead) > 200_000:
                 self._ahead.clear()
             self._ahead[key] = answer
         return not answer
+
+
+def _chains(place: Sequence[int], piles: Sequence[bytes], first: int, end: int, marks: dict | None) -> list[Chains]:
+    """For each suit, its cards in each of piles first..end-1, top first, by place: with
+    their hold marks when `marks` is given (settled piles), else with 16 * the pile each
+    lands on at its pile's redeal (piles still to be redealt: see `_solvable_ahead`)."""
+    lists: list[list[list[int]]] = [[[] for _ in range(first, end)] for _ in range(4)]
+    for p in range(first, end):
+        pile = piles[p]
+        for h in range(len(pile) - 1, -1, -1):
+            c = pile[h]
+            extra = 16 * ((p + h) % PILES) if marks is None else marks.get((p, h), 0)
+            lists[c // 13][p - first].append(place[c] + extra)
+    return [tuple(bytes(chain) for chain in suit) for suit in lists]
 
 
 def _on_foundations(d: int, u: int) -> list[int]:

@@ -40,7 +40,7 @@ from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, card_of
 
 NONE = 255
 SETTLE_NODES = 2_000  # branch points one phase of the quick searches may explore
-QUICK_AHEAD_STATES = 50  # the quick spaces' dead test: puzzle states for the redeals ahead
+QUICK_AHEAD_STATES = 15  # the quick spaces' dead test: puzzle states for the redeals ahead
 PlayStep = tuple[int, int]  # (pile, card code)
 Piles = tuple[bytes, ...]
 Counts = tuple[int, ...]
@@ -75,6 +75,7 @@ class PysolSuits:
         self._start = self.canonical(self._real_start)
         self.suit_puzzle = SuitPuzzle(self.down, self.up, self.rank_in, self.AHEAD_STATES)
         self.tangles = Tangles(self.down, self.up, self.rank_in)
+        self._accepted: dict[Counts, dict[int, tuple[int, int]]] = {}
 
     def dead(self, pos: Position, frozen: Held = frozenset(), passed: Held = frozenset(), ahead: bool = False) -> bool:
         """Whether no line that keeps the holds can win from `pos`: some suit cannot be
@@ -149,13 +150,28 @@ class PysolSuits:
 
     def playable(self, piles: Piles, counts: Counts) -> list[tuple[int, tuple[int, int]]]:
         """(pile, suit counts after) for every pile whose top card can be played."""
-        out = []
-        for p, pile in enumerate(piles):
-            if pile:
-                after = self.after_play(counts, pile[-1])
-                if after is not None:
-                    out.append((p, after))
-        return out
+        takes = self.accepted(counts)
+        return [(p, takes[pile[-1]]) for p, pile in enumerate(piles) if pile and pile[-1] in takes]
+
+    def accepted(self, counts: Counts) -> dict[int, tuple[int, int]]:
+        """The cards the foundations take at these counts, each with its suit's counts
+        after it (`after_play`), remembered: the searches ask for the same counts often."""
+        takes = self._accepted.get(counts)
+        if takes is None:
+            takes = {}
+            for s in range(4):
+                d, u = self.down[s], self.up[s]
+                if counts[d] + counts[u] == FOUNDATION_CARDS:
+                    wanted = range(13 * s, 13 * s + 13)
+                else:
+                    wanted = (self.next_code[u][counts[u]], self.next_code[d][counts[d]])
+                for code in wanted:
+                    if code != NONE:
+                        takes[code] = self.after_play(counts, code)
+            if len(self._accepted) > 100_000:
+                self._accepted.clear()
+            self._accepted[counts] = takes
+        return takes
 
     def settle(self, pos: Position, plays: tuple = ()) -> Iterator[tuple[tuple, Piles, Counts]]:
         """Every distinct stuck position the plays from `pos` can reach (no deal or redeal).
