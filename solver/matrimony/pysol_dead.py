@@ -46,6 +46,8 @@ class SuitPuzzle:
         # place[code]: where the card stands in the up foundation's order Q K A 2 .. J (0..12).
         self.down, self.up = list(down), list(up)
         self.place = [rank_in[up[code // 13]][code] for code in range(52)]
+        self.to_place = bytes(self.place + [0] * (256 - 52))
+        self.other_suits = [bytes(c for c in range(52) if c // 13 != s) for s in range(4)]
         self._cache: dict = {}
         self._ahead: dict = {}
 
@@ -69,7 +71,11 @@ class SuitPuzzle:
             if p >= first:
                 marks[p, h] = PASSED
         counts = pos.foundations
-        settled = _chains(self.place, pos.piles, first, PILES, marks)
+        if marks:
+            settled = _chains(self.place, pos.piles, first, PILES, marks)
+        else:  # the same, read in C: each pile reversed, other suits deleted, codes to places
+            tops = [pos.piles[p][::-1] for p in range(first, PILES)]
+            settled = [tuple(pile.translate(self.to_place, other) for pile in tops) for other in self.other_suits]
         for s in range(4):
             d, u = counts[self.down[s]], counts[self.up[s]]
             if d == u == FOUNDATION_CARDS:
@@ -94,8 +100,8 @@ class SuitPuzzle:
         """The puzzle of suit s with the redeals still to come (see `_solvable_ahead`), from
         its chains in every pile (empty for the piles still to be redealt) and in those piles."""
         d, u = counts[self.down[s]], counts[self.up[s]]
-        if d == u == FOUNDATION_CARDS:
-            return False
+        if d == u == FOUNDATION_CARDS or not any(waiting):
+            return False  # no redeal ahead moves a card of the suit: `dead` has settled it
         key = (settled, waiting, d, u)
         answer = self._ahead.get(key)
         if answer is None:

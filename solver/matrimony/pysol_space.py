@@ -151,11 +151,12 @@ class PysolSuits:
     def playable(self, piles: Piles, counts: Counts) -> list[tuple[int, tuple[int, int]]]:
         """(pile, suit counts after) for every pile whose top card can be played."""
         takes = self.accepted(counts)
-        return [(p, takes[pile[-1]]) for p, pile in enumerate(piles) if pile and pile[-1] in takes]
+        return [(p, takes[pile[-1]][0]) for p, pile in enumerate(piles) if pile and pile[-1] in takes]
 
-    def accepted(self, counts: Counts) -> dict[int, tuple[int, int]]:
+    def accepted(self, counts: Counts) -> dict[int, tuple[tuple[int, int], int]]:
         """The cards the foundations take at these counts, each with its suit's counts
-        after it (`after_play`), remembered: the searches ask for the same counts often."""
+        after it (`after_play`) and its `role`, remembered: the searches ask for the same
+        counts often."""
         takes = self._accepted.get(counts)
         if takes is None:
             takes = {}
@@ -167,7 +168,7 @@ class PysolSuits:
                     wanted = (self.next_code[u][counts[u]], self.next_code[d][counts[d]])
                 for code in wanted:
                     if code != NONE:
-                        takes[code] = self.after_play(counts, code)
+                        takes[code] = self.after_play(counts, code), self.role(counts, code)
             if len(self._accepted) > 100_000:
                 self._accepted.clear()
             self._accepted[counts] = takes
@@ -192,17 +193,21 @@ class PysolSuits:
         todo = [(plays, pos.piles, pos.foundations, frozenset())]
         while todo and len(seen) < SETTLE_NODES:
             plays, piles, counts, kept = todo.pop()
+            takes = self.accepted(counts)
             choice = None
-            for p, after in self.playable(piles, counts):
-                code = piles[p][-1]
-                if kept and self.binds(kept, counts, p, len(piles[p]) - 1, code):
+            for p, pile in enumerate(piles):
+                if not pile or pile[-1] not in takes:
+                    continue
+                code = pile[-1]
+                after, role = takes[code]
+                if kept and (p, len(pile) - 1, role) in kept:  # kept from the role it has now
                     choice = choice or False
                     continue
-                if not self.at_thirteen(counts, code) and not self.copies_elsewhere(piles, counts, pos.stock, p, code):
+                if role != -1 and not self.copies_elsewhere(piles, counts, pos.stock, p, code):
                     todo.append((*self.play(plays, piles, counts, p, after), kept))
                     break
                 if not choice:
-                    choice = (p, after, (p, len(piles[p]) - 1, self.role(counts, code)))
+                    choice = (p, after, (p, len(pile) - 1, role))
             else:
                 if choice is None:
                     if (piles, counts) not in done:
@@ -222,10 +227,6 @@ class PysolSuits:
     def role(self, counts: Counts, code: int) -> int:
         """What playing `code` now would be: a centre (-1) or its n-th copy down (n = 0, 1)."""
         return -1 if self.at_thirteen(counts, code) else self.copies_down(counts, code)
-
-    def binds(self, kept: Held, counts: Counts, p: int, h: int, code: int) -> bool:
-        """Whether the card at (p, h) is kept from the role it now has (see `settle`)."""
-        return (p, h, self.role(counts, code)) in kept
 
     def copies_down(self, counts: Counts, code: int) -> int:
         """How many copies of `code` are on the foundations."""
