@@ -246,6 +246,16 @@ def test_pysol_playable_piles_are_those_whose_top_card_a_foundation_takes(state:
     assert space.playable(piles, counts) == one_by_one  # and again, from the remembered table
 
 
+@settings(max_examples=200, deadline=None)
+@given(pysol_states(), st.integers(0, 16))
+def test_pysol_dead_test_reads_settled_piles_alike_with_and_without_marks(state: PysolState, first: int) -> None:
+    # The fast reading (no marks) must give what the card-by-card one gives with every mark 0.
+    puzzle = PysolSpace(Table(PYSOL, deal_of(1))).suit_puzzle
+    piles = state.pos.piles
+    zeros = {(p, h): 0 for p in range(16) for h in range(len(piles[p]))}
+    assert puzzle.settled_chains(piles, first, {}) == puzzle.settled_chains(piles, first, zeros)
+
+
 def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
     # Spades hold J..8 going down and Q..7 going up: 13 cards. Pile 1's 3S (the second copy)
     # fits after the shifts that make the up foundation wait for a 3.

@@ -71,11 +71,7 @@ class SuitPuzzle:
             if p >= first:
                 marks[p, h] = PASSED
         counts = pos.foundations
-        if marks:
-            settled = _chains(self.place, pos.piles, first, PILES, marks)
-        else:  # the same, read in C: each pile reversed, other suits deleted, codes to places
-            tops = [pos.piles[p][::-1] for p in range(first, PILES)]
-            settled = [tuple(pile.translate(self.to_place, other) for pile in tops) for other in self.other_suits]
+        settled = self.settled_chains(pos.piles, first, marks)
         for s in range(4):
             d, u = counts[self.down[s]], counts[self.up[s]]
             if d == u == FOUNDATION_CARDS:
@@ -95,6 +91,14 @@ class SuitPuzzle:
             return False
         waiting = _chains(self.place, pos.piles, 0, first, None)
         return any(self.dead_ahead(counts, s, (b"",) * first + settled[s], waiting[s]) for s in range(4))
+
+    def settled_chains(self, piles: Sequence[bytes], first: int, marks: dict) -> list[Chains]:
+        """`_chains` of the settled piles; without marks read in C (each pile reversed, the
+        other suits deleted, codes turned to places), as the dead test runs on every state."""
+        if marks:
+            return _chains(self.place, piles, first, PILES, marks)
+        tops = [piles[p][::-1] for p in range(first, PILES)]
+        return [tuple(pile.translate(self.to_place, other) for pile in tops) for other in self.other_suits]
 
     def dead_ahead(self, counts: Sequence[int], s: int, settled: Chains, waiting: Chains) -> bool:
         """The puzzle of suit s with the redeals still to come (see `_solvable_ahead`), from
