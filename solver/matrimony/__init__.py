@@ -118,18 +118,21 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
     hundred outcomes (phase). The beams keep the positions with the most cards on the
-    foundations. A stage's own "lost" proves nothing. Each runs within what the stages
+    foundations, and share what they expand with later beams over the same space. A stage's
+    own "lost" proves nothing. Each runs within what the stages
     before left of the caller's limits; one that hits those limits ends them all."""
     spaces: dict = {}
+    memos: dict = {}
     for kind, space_type, size in QUICK_STAGES:
         if space_type not in spaces:  # one of each, so that later stages reuse its caches
             spaces[space_type] = space_type(table)
+            memos[space_type] = {}
         space = spaces[space_type]
         if kind == "dfs":
             out = solve(space, _after(limits, spent, size))
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
         else:
-            out = beam_search(space, space.cards_down, size, _after(limits, spent, None))
+            out = beam_search(space, space.cards_down, size, _after(limits, spent, None), memo=memos[space_type])
             callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
