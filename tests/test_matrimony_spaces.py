@@ -167,7 +167,7 @@ def test_pysol_spaces_agree_with_plain_search() -> None:
         by_phase = solve(phases, EXHAUSTIVE)
         assert by_phase.verdict == plain.verdict, n
         checked.append((phases, by_phase))
-        for quick_space in (PysolGreedySpace(table, pos), PysolHoldSpace(table, pos)):
+        for quick_space in (PysolGreedySpace(table, pos), PysolHoldSpace(table, pos), PysolPhaseSpace(table, pos, holds=1)):
             quick = solve(quick_space, Limits(max_states=None))
             assert quick.verdict == LOST or plain.verdict == WON, n  # their wins are wins
             checked.append((quick_space, quick))
@@ -176,6 +176,24 @@ def test_pysol_spaces_agree_with_plain_search() -> None:
                 assert referee(PYSOL, table.deal, line + space.moves(out.steps)).won, n
         verdicts[plain.verdict] += 1
     assert verdicts[WON] >= 12 and verdicts[LOST] >= 25, verdicts
+
+
+def test_a_phase_that_holds_fewer_cards_back_reaches_fewer_outcomes() -> None:
+    # Capping the cards a phase holds back keeps a subset of the phase's outcomes, growing
+    # with the cap; with no hold allowed only the greedy line is left.
+    grew = greedy = 0
+    positions = [place for game in WON_PYSOL for place in on_and_off_line(PYSOL, game, 22)]
+    for table, pos, _ in positions:  # every deal and redeal of three won deals
+        start = PysolSpace(table, pos).start()
+        reached = []
+        for holds in (0, 1, 2, None):
+            space = PysolPhaseSpace(table, pos, outcomes=10**9, holds=holds)
+            reached.append({space.key(child) for _, child in space.successors(start)})
+        assert len(reached[0]) <= 1
+        greedy += len(reached[0])
+        assert reached[0] <= reached[1] <= reached[2] <= reached[3]
+        grew += reached[1] != reached[3]
+    assert grew >= 15 and greedy >= len(positions) - 3  # the greedy line is rarely dead
 
 
 @pytest.mark.parametrize("game", WON_PYSOL)

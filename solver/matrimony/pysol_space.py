@@ -492,26 +492,35 @@ class PysolPhaseSpace(PysolSpace):
     number of deals and redeals, which the exact space's single decisions would not let it
     do. The walk is depth-first and takes the last decision first, so the line that holds
     back every card it may comes first and the greedy line last: the hold space's beams
-    have the greedy lines already. Cut at `outcomes`, this space only finds wins.
+    have the greedy lines already. With `holds`, a phase holds back at most that many cards
+    (the lines that stray least from the greedy one: far fewer outcomes, spread over the
+    whole phase). Cut, this space only finds wins.
     """
 
-    def __init__(self, table: Table, start: Position | None = None, outcomes: int = 300) -> None:
+    def __init__(self, table: Table, start: Position | None = None, outcomes: int = 300, holds: int | None = None) -> None:
         super().__init__(table, start)
         self.outcomes = outcomes
+        self.holds = holds
 
     def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:  # type: ignore[override]
         seen: set = set()
         found = 0
-        todo = [(state, ())]
+        todo = [(state, (), 0)]
         while todo:
-            here, steps = todo.pop()
+            here, steps, holds = todo.pop()
             for step, child in super().successors(here):
+                inside = step[1] is None and not self.is_won(child)  # the phase goes on
+                if inside:
+                    # A step that holds a card back adds a hold; a play only drops holds.
+                    more = holds + (not (child.frozen <= here.frozen and child.passed <= here.passed))
+                    if self.holds is not None and more > self.holds:
+                        continue
                 k = self.key(child)
                 if k in seen:
                     continue
                 seen.add(k)
-                if step[1] is None and not self.is_won(child):
-                    todo.append((child, (*steps, step)))
+                if inside:
+                    todo.append((child, (*steps, step), more))
                     continue
                 yield (*steps, step), child
                 found += 1
