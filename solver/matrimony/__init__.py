@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from ..beam import beam_search
 from ..cards import Card
@@ -20,17 +20,30 @@ from .player import PlayerView
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
-# The searches under PySolFC's rules that only look for wins, cheapest first, before the
-# exact one (see `_quick_win`): ("dfs", space, states) a depth-first search with a budget
-# of states; ("beam", space, width) a beam over the space's deals and redeals.
+
+
+class Stage(NamedTuple):
+    """One search under PySolFC's rules that only looks for wins (see `_quick_win`)."""
+
+    kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide
+    space: type
+    size: int
+    holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
+
+
+# Cheapest per win first, as measured over games 1-60 (each stage alone, 8 s at most):
+# the greedy and hold spaces find the easy wins; the phase beams that let a phase hold back
+# one or two cards find many that the hold space cannot.
 QUICK_STAGES = (
-    ("dfs", PysolGreedySpace, 20_000),
-    ("beam", PysolHoldSpace, 32),
-    ("dfs", PysolHoldSpace, 3_000),
-    ("beam", PysolHoldSpace, 128),
-    ("beam", PysolPhaseSpace, 64),
-    ("beam", PysolHoldSpace, 512),
-    ("beam", PysolPhaseSpace, 256),
+    Stage("beam", PysolHoldSpace, 32),
+    Stage("dfs", PysolGreedySpace, 20_000),
+    Stage("beam", PysolHoldSpace, 128),
+    Stage("dfs", PysolHoldSpace, 3_000),
+    Stage("beam", PysolPhaseSpace, 64, holds=2),
+    Stage("beam", PysolPhaseSpace, 128, holds=1),
+    Stage("beam", PysolPhaseSpace, 256, holds=2),
+    Stage("beam", PysolHoldSpace, 512),
+    Stage("beam", PysolPhaseSpace, 256),
 )
 
 
@@ -117,22 +130,23 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
 
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
-    hundred outcomes (phase). The beams keep the positions with the most cards on the
+    hundred outcomes or to the lines that hold back at most one or two cards (phase). The beams keep the positions with the most cards on the
     foundations, and share what they expand with later beams over the same space. A stage's
     own "lost" proves nothing. Each runs within what the stages
     before left of the caller's limits; one that hits those limits ends them all."""
     spaces: dict = {}
     memos: dict = {}
-    for kind, space_type, size in QUICK_STAGES:
-        if space_type not in spaces:  # one of each, so that later stages reuse its caches
-            spaces[space_type] = space_type(table)
-            memos[space_type] = {}
-        space = spaces[space_type]
+    for kind, space_type, size, holds in QUICK_STAGES:
+        which = (space_type, holds)
+        if which not in spaces:  # one of each, so that later stages reuse its caches
+            spaces[which] = space_type(table) if holds is None else space_type(table, holds=holds)
+            memos[which] = {}
+        space = spaces[which]
         if kind == "dfs":
             out = solve(space, _after(limits, spent, size))
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
         else:
-            out = beam_search(space, space.cards_down, size, _after(limits, spent, None), memo=memos[space_type])
+            out = beam_search(space, space.cards_down, size, _after(limits, spent, None), memo=memos[which])
             callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
