@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from typing import Callable, Hashable, Iterable
 
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
@@ -30,15 +29,12 @@ def beam_search(
     width: int,
     limits: Limits = Limits(),
     seed: int = 0,
-    per_parent: int | None = None,
     memo: dict | None = None,
 ) -> Outcome:
     """Search `space` layer by layer, keeping the `width` best states of each layer; within
-    the time and node limits of `limits` (its other fields do not apply). With
-    `per_parent`, a layer takes at most that many children of one state while others'
-    children are left to fill it (`_keep`). `memo` keeps each expanded state's successors
-    (by key, up to MEMO_STATES states) for later beams over the same space: a wider beam
-    goes through much of what a narrower one did."""
+    the time and node limits of `limits` (its other fields do not apply). `memo` keeps each
+    expanded state's successors (by key, up to MEMO_STATES states) for later beams over the
+    same space: a wider beam goes through much of what a narrower one did."""
     if width < 1:
         raise ValueError("a beam needs a width of at least 1")
     started = time.perf_counter()
@@ -53,6 +49,7 @@ def beam_search(
 
     if space.is_won(root):
         return outcome(WON)
+
     def expand(state: object, k: Hashable) -> Iterable[tuple[Hashable, object]]:
         if memo is None:
             return space.successors(state)
@@ -66,37 +63,20 @@ def beam_search(
 
     layer: list[tuple[object, Hashable, tuple]] = [(root, space.key(root), ())]
     while layer:
-        ranked: dict[Hashable, tuple[float, int, object, tuple]] = {}
-        for parent, (state, key, steps) in enumerate(layer):
+        ranked: dict[Hashable, tuple[float, object, tuple]] = {}
+        for state, key, steps in layer:
             for step, child in expand(state, key):
                 nodes += 1
                 if space.is_won(child):
                     return outcome(WON, [*steps, step])
                 k = space.key(child)
                 if k not in ranked:
-                    ranked[k] = (score(child) + draw(), parent, child, (*steps, step))
+                    ranked[k] = (score(child) + draw(), child, (*steps, step))
                 if node_cap is not None and nodes >= node_cap:
                     return outcome(UNKNOWN, reason=f"node limit {node_cap} reached")
                 if deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline:
                     return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
-        best = _keep(sorted(ranked.items(), key=lambda item: item[1][0], reverse=True), width, per_parent)
-        layer = [(child, k, steps) for k, (_, _, child, steps) in best]
+        best = sorted(ranked.items(), key=lambda item: item[1][0], reverse=True)[:width]
+        layer = [(child, k, steps) for k, (_, child, steps) in best]
     return outcome(UNKNOWN, reason=f"a beam {width} wide found no win")
 
-
-def _keep(ranked: list, width: int, per_parent: int | None) -> list:
-    """The first `width` of `ranked` (best first), taking at most `per_parent` children of
-    one parent before the rest of the best fill what is left."""
-    if per_parent is None or len(ranked) <= width:
-        return ranked[:width]
-    kept, rest, taken = [], [], Counter()
-    for entry in ranked:
-        parent = entry[1][1]
-        if taken[parent] < per_parent:
-            taken[parent] += 1
-            kept.append(entry)
-            if len(kept) == width:
-                return kept
-        else:
-            rest.append(entry)
-    return kept + rest[: width - len(kept)]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.beam import _keep, beam_search
+from solver.beam import beam_search
 from solver.search import LOST, UNKNOWN, WON, Limits, solve
 
 
@@ -115,13 +115,3 @@ def test_a_shared_memo_changes_no_beam_and_saves_expansions(depth: int, goal: in
     beam_search(shared, rungs, widths[0], seed=seed, memo=memo)  # every state it expands is known
     assert shared.expanded == before
 
-
-def test_per_parent_caps_a_layer_but_fills_it() -> None:
-    # Ladder layers: three children per state. One per parent leaves room for the rest.
-    space = Ladder(depth=3, goal=-1)
-    ranked = sorted(((r, (r + 0.5, p, None, ())) for p in range(3) for r in (p, p + 1, p + 2)), reverse=True)
-    kept = _keep(ranked, 4, per_parent=1)
-    assert [entry[1][1] for entry in kept[:3]] == [2, 1, 0]  # the best child of each parent first
-    assert len(kept) == 4 and kept[3] == ranked[1]  # then the best of those left out
-    assert _keep(ranked, 4, None) == ranked[:4]
-    assert beam_search(space, rungs, 2, per_parent=1).verdict == UNKNOWN

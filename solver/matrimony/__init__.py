@@ -21,7 +21,6 @@ from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, Pyso
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
 
-
 class Stage(NamedTuple):
     """One search under PySolFC's rules that only looks for wins (see `_quick_win`)."""
 
@@ -130,10 +129,11 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
 
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
-    hundred outcomes or to the lines that hold back at most one or two cards (phase). The beams keep the positions with the most cards on the
-    foundations, and share what they expand with later beams over the same space. A stage's
-    own "lost" proves nothing. Each runs within what the stages
-    before left of the caller's limits; one that hits those limits ends them all."""
+    hundred outcomes or to the lines that hold back at most one or two cards (phase). The
+    beams keep the positions with the most cards on the foundations, and share what they
+    expand with later beams over the same space. A stage's own "lost" proves nothing. Each
+    runs within what the stages before left of the caller's limits; one that hits those
+    limits ends them all."""
     spaces: dict = {}
     memos: dict = {}
     for kind, space_type, size, holds in QUICK_STAGES:

@@ -75,7 +75,7 @@ class PysolSuits:
         self._start = self.canonical(self._real_start)
         self.suit_puzzle = SuitPuzzle(self.down, self.up, self.rank_in, self.AHEAD_STATES)
         self.tangles = Tangles(self.down, self.up, self.rank_in)
-        self._accepted: dict[Counts, dict[int, tuple[int, int]]] = {}
+        self._accepted: dict[Counts, dict[int, tuple[tuple[int, int], int]]] = {}
 
     def dead(self, pos: Position, frozen: Held = frozenset(), passed: Held = frozenset(), ahead: bool = False) -> bool:
         """Whether no line that keeps the holds can win from `pos`: some suit cannot be
