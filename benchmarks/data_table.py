@@ -11,13 +11,20 @@ import sys
 
 from result_files import summaries
 
+# The files made with a time limit a deal (the file does not record it).
+TIME_LIMITS = {
+    "monte-carlo-weddings-1-10000": " --time-limit 120",
+    "matrimony-pysol-1-1000": " --time-limit 10",
+    "matrimony-pysol-1-10000": " --time-limit 1",
+}
+
 
 def main() -> None:
     print("| game | rules | games | deals | won | lost | unknown | win rate | 95% interval | median s | worst s | command |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path, a, b, s in summaries(sys.argv[1:], luck=False):  # luck files: benchmarks/luck_table.py
         complete = "" if s.deals == b - a + 1 else f" (first {s.deals:,} done)"
-        limit = {"monte-carlo/weddings": " --time-limit 120", "matrimony/pysol": " --time-limit 10"}.get(f"{s.game}/{s.rules}", "")
+        limit = TIME_LIMITS.get(path.name.split(".")[0], "")
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{limit} --out {path.stem} --resume`"
         print(
             f"| {s.game} | {s.rules} | {a:,}-{b:,}{complete} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} "
