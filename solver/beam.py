@@ -15,12 +15,32 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Hashable, Iterable
+from typing import Callable, Hashable, Iterator
 
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
 
 Score = Callable[[object], float]  # higher is more promising
-MEMO_STATES = 20_000  # expanded states a memo keeps before it starts again
+MEMO_CHILDREN = 200_000  # successors a memo keeps before it starts again (a bound on its memory)
+
+
+class Memo:
+    """The successors of states a beam expanded, by key, for later beams over the same
+    space; emptied whenever it would hold more than `children` successors in all."""
+
+    def __init__(self, children: int = MEMO_CHILDREN) -> None:
+        self.children = children
+        self.held = 0
+        self.table: dict[Hashable, list] = {}
+
+    def get(self, key: Hashable) -> list | None:
+        return self.table.get(key)
+
+    def put(self, key: Hashable, found: list) -> None:
+        if self.held + len(found) > self.children:
+            self.table.clear()
+            self.held = 0
+        self.table[key] = found
+        self.held += len(found)
 
 
 def beam_search(
@@ -29,12 +49,12 @@ def beam_search(
     width: int,
     limits: Limits = Limits(),
     seed: int = 0,
-    memo: dict | None = None,
+    memo: Memo | None = None,
 ) -> Outcome:
     """Search `space` layer by layer, keeping the `width` best states of each layer; within
     the time and node limits of `limits` (its other fields do not apply). `memo` keeps each
-    expanded state's successors (by key, up to MEMO_STATES states) for later beams over the
-    same space: a wider beam goes through much of what a narrower one did."""
+    expanded state's successors for later beams over the same space: a wider beam goes
+    through much of what a narrower one did."""
     if width < 1:
         raise ValueError("a beam needs a width of at least 1")
     started = time.perf_counter()
@@ -50,16 +70,19 @@ def beam_search(
     if space.is_won(root):
         return outcome(WON)
 
-    def expand(state: object, k: Hashable) -> Iterable[tuple[Hashable, object]]:
+    def expand(state: object, k: Hashable) -> Iterator[tuple[Hashable, object]]:
         if memo is None:
-            return space.successors(state)
+            yield from space.successors(state)
+            return
         found = memo.get(k)
-        if found is None:
-            found = list(space.successors(state))
-            if len(memo) >= MEMO_STATES:
-                memo.clear()
-            memo[k] = found
-        return found
+        if found is not None:
+            yield from found
+            return
+        found = []
+        for item in space.successors(state):
+            found.append(item)
+            yield item
+        memo.put(k, found)  # only once all are known (a win or a limit may stop it first)
 
     layer: list[tuple[object, Hashable, tuple]] = [(root, space.key(root), ())]
     while layer:

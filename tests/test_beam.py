@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.beam import beam_search
+from solver.beam import Memo, beam_search
 from solver.search import LOST, UNKNOWN, WON, Limits, solve
 
 
@@ -104,7 +104,7 @@ class CountingLadder(Ladder):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 7), st.integers(-1, 14), st.lists(st.integers(1, 8), min_size=1, max_size=4), st.integers(0, 3))
 def test_a_shared_memo_changes_no_beam_and_saves_expansions(depth: int, goal: int, widths: list[int], seed: int) -> None:
-    memo: dict = {}
+    memo = Memo()
     shared, plain = CountingLadder(depth, goal), CountingLadder(depth, goal)
     for width in widths:
         with_memo = beam_search(shared, rungs, width, seed=seed, memo=memo)
@@ -112,6 +112,20 @@ def test_a_shared_memo_changes_no_beam_and_saves_expansions(depth: int, goal: in
         assert (with_memo.verdict, with_memo.steps, with_memo.nodes) == (alone.verdict, alone.steps, alone.nodes)
     assert shared.expanded <= plain.expanded
     before = shared.expanded
-    beam_search(shared, rungs, widths[0], seed=seed, memo=memo)  # every state it expands is known
-    assert shared.expanded == before
+    again = beam_search(shared, rungs, widths[0], seed=seed, memo=memo)
+    # Every expansion it makes is known, except the one a win cut short (never kept).
+    assert shared.expanded == before + (again.verdict == WON)
 
+
+
+def test_a_memo_stays_within_its_bound_and_keeps_only_whole_expansions() -> None:
+    memo = Memo(children=5)
+    memo.put("a", [1, 2, 3])
+    memo.put("b", [4, 5])
+    assert memo.get("a") == [1, 2, 3] and memo.held == 5
+    memo.put("c", [6])  # one more than the bound: it starts again
+    assert memo.get("a") is None and memo.get("c") == [6] and memo.held == 1
+    space = Ladder(depth=1, goal=2)  # won at the root's first child...
+    memo = Memo()
+    assert beam_search(space, rungs, 4, memo=memo).verdict == WON
+    assert memo.table == {}  # ...so no expansion finished, and none is kept

@@ -196,6 +196,36 @@ def test_a_phase_that_holds_fewer_cards_back_reaches_fewer_outcomes() -> None:
     assert grew >= 15 and greedy >= len(positions) - 3  # the greedy line is rarely dead
 
 
+def phase_ends(space: PysolSpace, state: PysolState, budget: int, memo: dict) -> frozenset:
+    """The keys of the states ending the phase from `state` on lines of the exact space that
+    hold back at most `budget` cards: by brute force, remembered per (state, budget)."""
+    k = (space.key(state), budget)
+    if k not in memo:
+        ends: set = set()
+        for step, child in space.successors(state):
+            if step[1] is not None or space.is_won(child):
+                ends.add(space.key(child))
+                continue
+            held = not (child.frozen <= state.frozen and child.passed <= state.passed)
+            if budget - held >= 0:
+                ends |= phase_ends(space, child, budget - held, memo)
+        memo[k] = frozenset(ends)
+    return memo[k]
+
+
+def test_a_phase_with_few_holds_reaches_every_line_that_holds_so_few() -> None:
+    # A state reached first on a line with more holds must still go on from the line with
+    # fewer: the phase's outcomes are exactly those of every line within the cap.
+    for game in WON_PYSOL:
+        for table, pos, _ in on_and_off_line(PYSOL, game, 22):
+            exact = PysolSpace(table, pos)
+            start = exact.start()
+            for holds in (1, 2):
+                space = PysolPhaseSpace(table, pos, outcomes=10**9, holds=holds)
+                found = {space.key(child) for _, child in space.successors(start)}
+                assert found == phase_ends(exact, start, holds, {}), (game, pos.rounds, holds)
+
+
 @pytest.mark.parametrize("game", WON_PYSOL)
 def test_pysol_wins_replay_with_shifts_where_needed(game: int) -> None:
     line = winning_line(game, "pysol")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any, NamedTuple, Sequence
 
-from ..beam import beam_search
+from ..beam import Memo, beam_search
 from ..cards import Card
 from ..errors import DealError
 from ..game import Replay, Solution
@@ -136,11 +137,12 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     limits ends them all."""
     spaces: dict = {}
     memos: dict = {}
+    beams = Counter((stage.space, stage.holds) for stage in QUICK_STAGES if stage.kind == "beam")
     for kind, space_type, size, holds in QUICK_STAGES:
         which = (space_type, holds)
         if which not in spaces:  # one of each, so that later stages reuse its caches
             spaces[which] = space_type(table) if holds is None else space_type(table, holds=holds)
-            memos[which] = {}
+            memos[which] = Memo() if beams[which] > 1 else None  # a single beam never revisits
         space = spaces[which]
         if kind == "dfs":
             out = solve(space, _after(limits, spent, size))

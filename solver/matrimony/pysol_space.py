@@ -503,25 +503,28 @@ class PysolPhaseSpace(PysolSpace):
         self.holds = holds
 
     def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:  # type: ignore[override]
-        seen: set = set()
+        inner: dict = {}  # states inside the phase, with the fewest holds a line reached them with
+        ends: set = set()
         found = 0
         todo = [(state, (), 0)]
         while todo:
             here, steps, holds = todo.pop()
             for step, child in super().successors(here):
-                inside = step[1] is None and not self.is_won(child)  # the phase goes on
-                if inside:
+                k = self.key(child)
+                if step[1] is None and not self.is_won(child):  # the phase goes on
                     # A step that holds a card back adds a hold; a play only drops holds.
                     more = holds + (not (child.frozen <= here.frozen and child.passed <= here.passed))
-                    if self.holds is not None and more > self.holds:
-                        continue
-                k = self.key(child)
-                if k in seen:
-                    continue
-                seen.add(k)
-                if inside:
+                    if self.holds is None:
+                        if k in inner:
+                            continue
+                    elif more > self.holds or inner.get(k, more + 1) <= more:
+                        continue  # a state reached again with fewer holds goes on again: more lines do
+                    inner[k] = more
                     todo.append((child, (*steps, step), more))
                     continue
+                if k in ends:
+                    continue
+                ends.add(k)
                 yield (*steps, step), child
                 found += 1
                 if found == self.outcomes:
