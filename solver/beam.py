@@ -15,46 +15,16 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Hashable, Iterator
+from typing import Callable, Hashable
 
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
 
 Score = Callable[[object], float]  # higher is more promising
-MEMO_CHILDREN = 200_000  # successors a memo keeps before it starts again (a bound on its memory)
 
 
-class Memo:
-    """The successors of states a beam expanded, by key, for later beams over the same
-    space; emptied whenever it would hold more than `children` successors in all."""
-
-    def __init__(self, children: int = MEMO_CHILDREN) -> None:
-        self.children = children
-        self.held = 0
-        self.table: dict[Hashable, list] = {}
-
-    def get(self, key: Hashable) -> list | None:
-        return self.table.get(key)
-
-    def put(self, key: Hashable, found: list) -> None:
-        if self.held + len(found) > self.children:
-            self.table.clear()
-            self.held = 0
-        self.table[key] = found
-        self.held += len(found)
-
-
-def beam_search(
-    space: SearchSpace,
-    score: Score,
-    width: int,
-    limits: Limits = Limits(),
-    seed: int = 0,
-    memo: Memo | None = None,
-) -> Outcome:
+def beam_search(space: SearchSpace, score: Score, width: int, limits: Limits = Limits(), seed: int = 0) -> Outcome:
     """Search `space` layer by layer, keeping the `width` best states of each layer; within
-    the time and node limits of `limits` (its other fields do not apply). `memo` keeps each
-    expanded state's successors for later beams over the same space: a wider beam goes
-    through much of what a narrower one did."""
+    the time and node limits of `limits` (its other fields do not apply)."""
     if width < 1:
         raise ValueError("a beam needs a width of at least 1")
     started = time.perf_counter()
@@ -69,26 +39,11 @@ def beam_search(
 
     if space.is_won(root):
         return outcome(WON)
-
-    def expand(state: object, k: Hashable) -> Iterator[tuple[Hashable, object]]:
-        if memo is None:
-            yield from space.successors(state)
-            return
-        found = memo.get(k)
-        if found is not None:
-            yield from found
-            return
-        found = []
-        for item in space.successors(state):
-            found.append(item)
-            yield item
-        memo.put(k, found)  # only once all are known (a win or a limit may stop it first)
-
-    layer: list[tuple[object, Hashable, tuple]] = [(root, space.key(root), ())]
+    layer: list[tuple[object, tuple]] = [(root, ())]
     while layer:
         ranked: dict[Hashable, tuple[float, object, tuple]] = {}
-        for state, key, steps in layer:
-            for step, child in expand(state, key):
+        for state, steps in layer:
+            for step, child in space.successors(state):
                 nodes += 1
                 if space.is_won(child):
                     return outcome(WON, [*steps, step])
@@ -99,7 +54,6 @@ def beam_search(
                     return outcome(UNKNOWN, reason=f"node limit {node_cap} reached")
                 if deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline:
                     return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
-        best = sorted(ranked.items(), key=lambda item: item[1][0], reverse=True)[:width]
-        layer = [(child, k, steps) for k, (_, child, steps) in best]
+        best = sorted(ranked.values(), key=lambda entry: entry[0], reverse=True)[:width]
+        layer = [(child, steps) for _, child, steps in best]
     return outcome(UNKNOWN, reason=f"a beam {width} wide found no win")
-

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.beam import Memo, beam_search
+from solver.beam import beam_search
 from solver.search import LOST, UNKNOWN, WON, Limits, solve
 
 
@@ -87,45 +87,3 @@ def test_beam_wins_are_wins_and_a_full_width_beam_is_exhaustive(depth: int, goal
         assert out.verdict == (WON if winnable else UNKNOWN)
     again = beam_search(space, rungs, width, seed=seed)
     assert (again.verdict, again.steps) == (out.verdict, out.steps)
-
-
-class CountingLadder(Ladder):
-    """A Ladder that counts the states it expands."""
-
-    def __init__(self, depth: int, goal: int) -> None:
-        super().__init__(depth, goal)
-        self.expanded = 0
-
-    def successors(self, state):
-        self.expanded += 1
-        return super().successors(state)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(1, 7), st.integers(-1, 14), st.lists(st.integers(1, 8), min_size=1, max_size=4), st.integers(0, 3))
-def test_a_shared_memo_changes_no_beam_and_saves_expansions(depth: int, goal: int, widths: list[int], seed: int) -> None:
-    memo = Memo()
-    shared, plain = CountingLadder(depth, goal), CountingLadder(depth, goal)
-    for width in widths:
-        with_memo = beam_search(shared, rungs, width, seed=seed, memo=memo)
-        alone = beam_search(plain, rungs, width, seed=seed)
-        assert (with_memo.verdict, with_memo.steps, with_memo.nodes) == (alone.verdict, alone.steps, alone.nodes)
-    assert shared.expanded <= plain.expanded
-    before = shared.expanded
-    again = beam_search(shared, rungs, widths[0], seed=seed, memo=memo)
-    # Every expansion it makes is known, except the one a win cut short (never kept).
-    assert shared.expanded == before + (again.verdict == WON)
-
-
-
-def test_a_memo_stays_within_its_bound_and_keeps_only_whole_expansions() -> None:
-    memo = Memo(children=5)
-    memo.put("a", [1, 2, 3])
-    memo.put("b", [4, 5])
-    assert memo.get("a") == [1, 2, 3] and memo.held == 5
-    memo.put("c", [6])  # one more than the bound: it starts again
-    assert memo.get("a") is None and memo.get("c") == [6] and memo.held == 1
-    space = Ladder(depth=1, goal=2)  # won at the root's first child...
-    memo = Memo()
-    assert beam_search(space, rungs, 4, memo=memo).verdict == WON
-    assert memo.table == {}  # ...so no expansion finished, and none is kept

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from typing import Any, NamedTuple, Sequence
 
-from ..beam import Memo, beam_search
+from ..beam import beam_search
 from ..cards import Card
 from ..errors import DealError
 from ..game import Replay, Solution
@@ -131,24 +130,20 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
     hundred outcomes or to the lines that hold back at most one or two cards (phase). The
-    beams keep the positions with the most cards on the foundations, and share what they
-    expand with later beams over the same space. A stage's own "lost" proves nothing. Each
-    runs within what the stages before left of the caller's limits; one that hits those
-    limits ends them all."""
+    beams keep the positions with the most cards on the foundations. A stage's own "lost"
+    proves nothing. Each runs within what the stages before left of the caller's limits;
+    one that hits those limits ends them all."""
     spaces: dict = {}
-    memos: dict = {}
-    beams = Counter((stage.space, stage.holds) for stage in QUICK_STAGES if stage.kind == "beam")
     for kind, space_type, size, holds in QUICK_STAGES:
         which = (space_type, holds)
         if which not in spaces:  # one of each, so that later stages reuse its caches
             spaces[which] = space_type(table) if holds is None else space_type(table, holds=holds)
-            memos[which] = Memo() if beams[which] > 1 else None  # a single beam never revisits
         space = spaces[which]
         if kind == "dfs":
             out = solve(space, _after(limits, spent, size))
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
         else:
-            out = beam_search(space, space.cards_down, size, _after(limits, spent, None), memo=memos[which])
+            out = beam_search(space, space.cards_down, size, _after(limits, spent, None))
             callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
