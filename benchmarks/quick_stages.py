@@ -35,7 +35,7 @@ def stage_name(stage: Stage) -> str:
 
 def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:
     """Whether the stage alone wins the deal within `seconds`, and the time it took."""
-    space = stage.space(table) if stage.holds is None else stage.space(table, holds=stage.holds)
+    space = stage.build(table)
     started = time.perf_counter()
     if stage.kind == "dfs":
         out = solve(space, Limits(time_limit=seconds, node_limit=stage.size))

@@ -29,6 +29,10 @@ class Stage(NamedTuple):
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
 
+    def build(self, table: Table) -> Any:
+        """The stage's space over the deal."""
+        return self.space(table) if self.holds is None else self.space(table, holds=self.holds)
+
 
 # Cheapest per win first, as measured over games 1-60 (each stage alone, 8 s at most):
 # the greedy and hold spaces find the easy wins; the phase beams that let a phase hold back
@@ -134,10 +138,11 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     proves nothing. Each runs within what the stages before left of the caller's limits;
     one that hits those limits ends them all."""
     spaces: dict = {}
-    for kind, space_type, size, holds in QUICK_STAGES:
-        which = (space_type, holds)
+    for stage in QUICK_STAGES:
+        kind, size = stage.kind, stage.size
+        which = (stage.space, stage.holds)
         if which not in spaces:  # one of each, so that later stages reuse its caches
-            spaces[which] = space_type(table) if holds is None else space_type(table, holds=holds)
+            spaces[which] = stage.build(table)
         space = spaces[which]
         if kind == "dfs":
             out = solve(space, _after(limits, spent, size))
