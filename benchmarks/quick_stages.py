@@ -30,7 +30,8 @@ RULES = RULE_SETS["pysol"]
 
 def stage_name(stage: Stage) -> str:
     holds = "" if stage.holds is None else f", {stage.holds} held a phase"
-    return f"{stage.kind} {stage.space.__name__} {stage.size}{holds}"
+    seed = f", seed {stage.seed}" if stage.seed else ""
+    return f"{stage.kind} {stage.space.__name__} {stage.size}{holds}{seed}"
 
 
 def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:
@@ -40,7 +41,7 @@ def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:
     if stage.kind == "dfs":
         out = solve(space, Limits(time_limit=seconds, node_limit=stage.size))
     else:
-        out = beam_search(space, space.cards_down, stage.size, Limits(time_limit=seconds))
+        out = beam_search(space, space.cards_down, stage.size, Limits(time_limit=seconds), stage.seed)
     took = time.perf_counter() - started
     if out.verdict == WON and not GAME.referee(RULES, table.deal, space.moves(out.steps)).won:
         raise SystemExit(f"{stage_name(stage)}: the referee rejects a winning line")
