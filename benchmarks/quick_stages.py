@@ -18,11 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.beam import beam_search  # noqa: E402
 from solver.matrimony import GAME, QUICK_STAGES, Stage  # noqa: E402
 from solver.matrimony.play import Table  # noqa: E402
 from solver.matrimony.rules import RULE_SETS  # noqa: E402
-from solver.search import WON, Limits, solve  # noqa: E402
+from solver.search import WON, Limits  # noqa: E402
 
 COLUMNS = ("stage", "won", "only this stage", "mean s", "mean s of a win", "wins per second")
 RULES = RULE_SETS["pysol"]
@@ -38,10 +37,7 @@ def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:
     """Whether the stage alone wins the deal within `seconds`, and the time it took."""
     space = stage.build(table)
     started = time.perf_counter()
-    if stage.kind == "dfs":
-        out = solve(space, Limits(time_limit=seconds, node_limit=stage.size))
-    else:
-        out = beam_search(space, space.cards_down, stage.size, Limits(time_limit=seconds), stage.seed)
+    out = stage.run(space, Limits(time_limit=seconds))
     took = time.perf_counter() - started
     if out.verdict == WON and not GAME.referee(RULES, table.deal, space.moves(out.steps)).won:
         raise SystemExit(f"{stage_name(stage)}: the referee rejects a winning line")

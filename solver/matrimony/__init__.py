@@ -34,6 +34,14 @@ class Stage(NamedTuple):
         """The stage's space over the deal."""
         return self.space(table) if self.holds is None else self.space(table, holds=self.holds)
 
+    def run(self, space: Any, limits: Limits) -> Outcome:
+        """The stage's search over its space, within `limits` (a depth-first one also
+        within its `size` states)."""
+        if self.kind == "dfs":
+            nodes = self.size if limits.node_limit is None else min(limits.node_limit, self.size)
+            return solve(space, replace(limits, node_limit=nodes))
+        return beam_search(space, space.cards_down, self.size, limits, self.seed)
+
 
 # Cheapest per win first, each stage measured alone (8 s at most). The greedy and hold
 # spaces find the easy wins (order chosen on games 1-60). The phase beams that hold back
@@ -95,7 +103,7 @@ class Matrimony:
         if won is not None:
             return won
         space = PysolSpace(table)
-        out = solve(space, _after(limits, spent, None, single_pass=True))
+        out = solve(space, _after(limits, spent, single_pass=True))
         spent.append(out)
         states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
         if out.verdict == WON:
@@ -151,16 +159,14 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     one that hits those limits ends them all."""
     spaces: dict = {}
     for stage in QUICK_STAGES:
-        kind, size = stage.kind, stage.size
         which = (stage.space, stage.holds)
         if which not in spaces:  # one of each, so that later stages reuse its caches
             spaces[which] = stage.build(table)
         space = spaces[which]
-        if kind == "dfs":
-            out = solve(space, _after(limits, spent, size))
+        out = stage.run(space, _after(limits, spent))
+        if stage.kind == "dfs":
             callers = out.verdict == UNKNOWN and "node limit" not in out.reason
         else:
-            out = beam_search(space, space.cards_down, size, _after(limits, spent, None), stage.seed)
             callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
@@ -170,13 +176,11 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     return None
 
 
-def _after(limits: Limits, spent: list[Outcome], budget: int | None, single_pass: bool = False) -> Limits:
-    """What is left of `limits` after the searches `spent`, capped at `budget` nodes."""
+def _after(limits: Limits, spent: list[Outcome], single_pass: bool = False) -> Limits:
+    """What is left of `limits` after the searches `spent`."""
     nodes = limits.node_limit
     if nodes is not None:
         nodes = max(1, nodes - _sum(spent, "nodes"))
-    if budget is not None:
-        nodes = budget if nodes is None else min(nodes, budget)
     seconds = limits.time_limit
     if seconds is not None:
         seconds = max(0.0, seconds - _sum(spent, "seconds"))
