@@ -9,22 +9,38 @@ deals and redeals, so that the states of one layer are fairly compared.
 
 Ties in the score are broken by a seeded random number, so one deal always gives the
 same answer, and widening the beam adds states rather than reshuffling them.
+
+A space whose successors pass a costly test (one that drops hopeless states) can hand the
+beam its successors without that test and the test apart (`Deferred`): the beam then
+ranks every child and tests only the best ones, until `width` of them pass. The layer is
+the one the filtered successors would give, up to ties, at a fraction of the tests.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Iterable, NamedTuple
 
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
 
 Score = Callable[[object], float]  # higher is more promising
 
 
-def beam_search(space: SearchSpace, score: Score, width: int, limits: Limits = Limits(), seed: int = 0) -> Outcome:
+class Deferred(NamedTuple):
+    """A space's successors without its costly test, and the test: the space's own
+    successors must be exactly those of `successors` that `viable` accepts."""
+
+    successors: Callable[[object], Iterable[tuple[Hashable, object]]]
+    viable: Callable[[object], bool]
+
+
+def beam_search(
+    space: SearchSpace, score: Score, width: int, limits: Limits = Limits(), seed: int = 0, deferred: Deferred | None = None
+) -> Outcome:
     """Search `space` layer by layer, keeping the `width` best states of each layer; within
-    the time and node limits of `limits` (its other fields do not apply)."""
+    the time and node limits of `limits` (its other fields do not apply). With `deferred`,
+    its successors and test stand for the space's successors (see the module docstring)."""
     if width < 1:
         raise ValueError("a beam needs a width of at least 1")
     started = time.perf_counter()
@@ -33,6 +49,7 @@ def beam_search(space: SearchSpace, score: Score, width: int, limits: Limits = L
     draw = random.Random(seed).random
     root = space.start()
     nodes = 0
+    expand = space.successors if deferred is None else deferred.successors
 
     def outcome(verdict: str, steps: list | None = None, reason: str = "") -> Outcome:
         return Outcome(verdict, steps or [], nodes, nodes, time.perf_counter() - started, reason)
@@ -43,9 +60,9 @@ def beam_search(space: SearchSpace, score: Score, width: int, limits: Limits = L
     while layer:
         ranked: dict[Hashable, tuple[float, object, tuple]] = {}
         for state, steps in layer:
-            for step, child in space.successors(state):
+            for step, child in expand(state):
                 nodes += 1
-                if space.is_won(child):
+                if space.is_won(child) and (deferred is None or deferred.viable(child)):
                     return outcome(WON, [*steps, step])
                 k = space.key(child)
                 if k not in ranked:
@@ -54,6 +71,16 @@ def beam_search(space: SearchSpace, score: Score, width: int, limits: Limits = L
                     return outcome(UNKNOWN, reason=f"node limit {node_cap} reached")
                 if deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline:
                     return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
-        best = sorted(ranked.values(), key=lambda entry: entry[0], reverse=True)[:width]
-        layer = [(child, steps) for _, child, steps in best]
+        best = sorted(ranked.values(), key=lambda entry: entry[0], reverse=True)
+        if deferred is None:
+            layer = [(child, steps) for _, child, steps in best[:width]]
+            continue
+        layer = []
+        for _, child, steps in best:
+            if deferred.viable(child):
+                layer.append((child, steps))
+                if len(layer) == width:
+                    break
+            if deadline is not None and time.perf_counter() > deadline:
+                return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
     return outcome(UNKNOWN, reason=f"a beam {width} wide found no win")

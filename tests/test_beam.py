@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.beam import beam_search
+from solver.beam import Deferred, beam_search
 from solver.search import LOST, UNKNOWN, WON, Limits, solve
 
 
@@ -87,3 +87,40 @@ def test_beam_wins_are_wins_and_a_full_width_beam_is_exhaustive(depth: int, goal
         assert out.verdict == (WON if winnable else UNKNOWN)
     again = beam_search(space, rungs, width, seed=seed)
     assert (again.verdict, again.steps) == (out.verdict, out.steps)
+
+
+class FencedLadder(Ladder):
+    """The ladder without its states above `fence` rungs, which cannot be won."""
+
+    def __init__(self, depth: int, goal: int, fence: int) -> None:
+        super().__init__(depth, goal)
+        self.fence = fence
+
+    def viable(self, state) -> bool:
+        return state[1] <= self.fence
+
+    def successors(self, state):
+        return (edge for edge in super().successors(state) if self.viable(edge[1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 7), st.integers(0, 14), st.integers(1, 6), st.integers(0, 14))
+def test_a_deferred_test_keeps_the_layers_the_filtered_space_gives(depth: int, goal: int, width: int, fence: int) -> None:
+    # One layer's states differ in rungs, so no tie-break can tell the two beams apart.
+    fenced = FencedLadder(depth, goal, fence)
+    filtered = beam_search(fenced, rungs, width)
+    deferred = beam_search(fenced, rungs, width, deferred=Deferred(Ladder.successors.__get__(fenced), fenced.viable))
+    assert (deferred.verdict, deferred.steps) == (filtered.verdict, filtered.steps)
+
+
+def test_a_deferred_test_runs_only_on_the_states_a_beam_keeps() -> None:
+    space = Ladder(depth=6, goal=-1)
+    tested = []
+
+    def viable(state) -> bool:
+        tested.append(state)
+        return True
+
+    assert beam_search(space, rungs, width=2, deferred=Deferred(space.successors, viable)).verdict == UNKNOWN
+    # Six layers (depths 1-6), each with more than two states, of which the beam keeps two.
+    assert sorted(tested) == [(d, r) for d in range(1, 7) for r in (2 * d - 1, 2 * d)]

@@ -266,10 +266,27 @@ def test_a_beam_with_another_seed_wins_where_seed_0_does_not() -> None:
     assert referee(PYSOL, table.deal, phases.moves(out.steps)).won
 
 
+def test_a_hold_beam_runs_the_dead_test_only_on_what_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deferred (beam.py): the beam ranks every successor, then tests the best until it has
+    # its width. It still wins game 2, with fewer dead tests than the filtered successors.
+    tests = []
+    real_dead = PysolHoldSpace.dead
+    monkeypatch.setattr(PysolHoldSpace, "dead", lambda self, *args, **kw: tests.append(1) or real_dead(self, *args, **kw))
+    table = Table(PYSOL, deal_of(2))
+    hold = PysolHoldSpace(table)
+    assert beam_search(hold, hold.cards_down, 32).verdict == WON
+    filtered, tests[:] = len(tests), []
+    hold = PysolHoldSpace(table)
+    out = beam_search(hold, hold.cards_down, 32, deferred=hold.deferred())
+    assert out.verdict == WON
+    assert referee(PYSOL, table.deal, hold.moves(out.steps)).won
+    assert 0 < len(tests) < filtered
+
+
 def test_each_quick_stage_runs_its_beam_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = []
 
-    def no_win(space, score, width, limits, seed=0):
+    def no_win(space, score, width, limits, seed=0, deferred=None):
         seeds.append((width, seed))
         return Outcome(UNKNOWN, [], 0, 0, 0.0, f"a beam {width} wide found no win")
 

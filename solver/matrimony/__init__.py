@@ -40,7 +40,7 @@ class Stage(NamedTuple):
         if self.kind == "dfs":
             nodes = self.size if limits.node_limit is None else min(limits.node_limit, self.size)
             return solve(space, replace(limits, node_limit=nodes))
-        return beam_search(space, space.cards_down, self.size, limits, self.seed)
+        return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred())
 
 
 # Cheapest per win first, each stage measured alone (8 s at most). The greedy and hold
