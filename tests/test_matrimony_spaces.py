@@ -283,17 +283,17 @@ def test_a_hold_beam_runs_the_dead_test_only_on_what_it_keeps(monkeypatch: pytes
     assert 0 < len(tests) < filtered
 
 
-def test_each_quick_stage_runs_its_beam_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_quick_stage_runs_its_beam_with_its_seed_and_deferred_test(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = []
 
     def no_win(space, score, width, limits, seed=0, deferred=None):
-        seeds.append((width, seed))
+        seeds.append((width, seed, deferred is not None))
         return Outcome(UNKNOWN, [], 0, 0, 0.0, f"a beam {width} wide found no win")
 
     monkeypatch.setattr(matrimony, "beam_search", no_win)
     monkeypatch.setattr(matrimony, "QUICK_STAGES", (Stage("beam", PysolHoldSpace, 8), Stage("beam", PysolHoldSpace, 8, seed=5)))
     assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(), []) is None
-    assert seeds == [(8, 0), (8, 5)]
+    assert seeds == [(8, 0, True), (8, 5, True)]  # and each tests only what it keeps
 
 
 def test_no_quick_stage_repeats_another() -> None:
