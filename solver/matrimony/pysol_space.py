@@ -462,9 +462,7 @@ class PysolSpace(PysolSuits):
             if event is not None:
                 redealt = event.pile if isinstance(event, Redeal) else -1
                 dealt = self.held(self.table.apply(after, event), frozen, passed, redealt)
-                if check_ends:
-                    yield from self.alive((plays, event), dealt, True)
-                else:
+                if not check_ends or self.viable(dealt):
                     yield (plays, event), dealt
             return
         p, result = choice
@@ -478,14 +476,15 @@ class PysolSpace(PysolSuits):
         else:
             yield from self.alive((plays, None), self.held(after, frozen | {(*spot, self.copies_down(counts, code))}, passed))
 
-    def alive(self, step: tuple, state: PysolState, ahead: bool = False) -> Iterator[tuple[tuple, PysolState]]:
+    def alive(self, step: tuple, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         """The step and its state, unless no line that keeps the state's holds can win from
-        it (pysol_dead.py); `ahead`, after a deal or redeal: with the redeals to come too."""
-        if not self.dead(*state, ahead=ahead):
+        it (pysol_dead.py)."""
+        if not self.dead(*state):
             yield step, state
 
     def viable(self, state: PysolState) -> bool:
-        """Whether a deal or redeal's result may still be won (see `alive`)."""
+        """Whether a deal or redeal's result may still be won: as `alive`, and with the
+        redeals to come too."""
         return self.is_won(state) or not self.dead(*state, ahead=True)
 
     def held(self, pos: Position, frozen: Held, passed: Held, redealt: int = -1) -> PysolState:
