@@ -196,10 +196,9 @@ class PysolSuits:
         seen: set = set()
         done: set = set()
         todo = [(plays, pos.piles, pos.foundations, frozenset())]
-        known = self._accepted.get
         while todo and len(seen) < SETTLE_NODES:
             plays, piles, counts, kept = todo.pop()
-            takes = known(counts) or self.accepted(counts)
+            takes = self.accepted(counts)
             choice = None
             for p, pile in enumerate(piles):
                 if not pile or pile[-1] not in takes:
