@@ -13,7 +13,7 @@ from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.batch import read_results  # noqa: E402
+from solver.batch import merge_records, read_results  # noqa: E402
 from solver.stats import Summary, summarize  # noqa: E402
 
 
@@ -30,5 +30,5 @@ def summaries(names: list[str], luck: bool) -> Iterator[tuple[Path, int, int, Su
         match = name.match(path.name)
         if not match:
             raise SystemExit(f"{path.name}: expected GAME-RULES{infix}-A-B.jsonl.gz")
-        (summary,) = summarize(read_results(path))
+        (summary,) = summarize(merge_records(read_results(path)))
         yield path, int(match["a"]), int(match["b"]), summary

@@ -32,6 +32,11 @@ from .common import (
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Results file (JSON lines); default stdout.")
 @click.option("--resume", is_flag=True, help="Continue the results file: solve only the numbers it lacks.")
+@click.option(
+    "--retry-unknown",
+    is_flag=True,
+    help="With --resume: also solve again the numbers the file has as unknown (say, with a longer --time-limit).",
+)
 @click.option("--solutions", is_flag=True, help="Store each win's moves too.")
 @click.option("--scheduler", help="Run on the Dask scheduler at this address (e.g. tcp://10.0.0.5:8786).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -47,6 +52,7 @@ def batch_command(
     jobs: int | None,
     out_path: str | None,
     resume: bool,
+    retry_unknown: bool,
     solutions: bool,
     scheduler: str | None,
     quiet: bool,
@@ -61,6 +67,8 @@ def batch_command(
 
     RANGE is A-B (inclusive), a list A,B,C, or @FILE (one number a line). Lines are
     written as deals finish; a batch stopped at any moment continues with --resume.
+    With --retry-unknown, a deal left unknown gets a new line after its old one; from
+    then on its decided line is the one that counts (stats, --resume).
 
     Example: wedlock batch monte-carlo 1-10000 --out mc.jsonl --resume
     """
@@ -69,10 +77,12 @@ def batch_command(
     numbers = parse_range(range_text)
     if out_path is None and resume:
         raise BadInput("--resume needs --out FILE")
+    if retry_unknown and not resume:
+        raise BadInput("--retry-unknown needs --resume and --out FILE")
     done = read_results(out_path, repair=resume) if out_path else []
     if done and not resume:
         raise BadInput(f"{out_path} already holds results; add --resume to continue it, or choose another file")
-    todo = pending_numbers(numbers, done, game.name, rules.name)
+    todo = pending_numbers(numbers, done, game.name, rules.name, retry_unknown)
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with ExitStack() as stack:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from solver.batch import read_results
+from solver.batch import merge_records, read_results
 from solver.stats import mean_text, summarize
 
 from .common import input_errors, json_option
@@ -20,19 +20,14 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     """Summarize results files: per game and rule set, the win rate and its 95% interval.
 
     The interval is Wilson's, with unknown deals counted as lost for the lower bound and
-    as won for the upper bound. A game number seen twice counts once. Lines written by
-    `batch --analyze` add the mean odds of a random and a greedy player (see analyze).
+    as won for the upper bound. A game number seen twice counts once: a won or lost line
+    rather than an unknown one, else the later one (see batch --retry-unknown); a deal
+    both won and lost is an error. Lines written by `batch --analyze` add the mean odds of
+    a random and a greedy player (see analyze).
 
     Example: wedlock stats mc.jsonl
     """
-    records, seen = [], set()
-    for path in files:
-        for record in read_results(path):
-            key = (record["game"], record["rules"], record["game_number"])
-            if key not in seen:
-                seen.add(key)
-                records.append(record)
-    summaries = summarize(records)
+    summaries = summarize(merge_records(record for path in files for record in read_results(path)))
     if as_json:
         click.echo(json.dumps([s.as_dict() for s in summaries]))
         return

@@ -236,10 +236,33 @@ class ResultsWriter:
         self.stream.flush()
 
 
-def pending_numbers(numbers: Iterable[str], done: Iterable[dict[str, Any]], game: str, rules: str) -> list[str]:
-    """The numbers of `numbers` with no record yet for this game and rule set."""
-    seen = {r["game_number"] for r in done if r["game"] == game and r["rules"] == rules}
-    return [n for n in numbers if n not in seen]
+def merge_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per deal (game, rule set, game number), in the order deals first appear:
+    a decided one (won or lost) rather than an unknown one, and of two unknown ones the
+    later (`batch --retry-unknown` appends a deal's new line after its old one). Two
+    decided records that disagree are a ResultsFileError."""
+    merged: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for record in records:
+        key = (record["game"], record["rules"], record["game_number"])
+        before = merged.get(key)
+        if before is None or before["verdict"] == "unknown":
+            merged[key] = record
+        elif record["verdict"] not in ("unknown", before["verdict"]):
+            raise ResultsFileError(f"{key[0]} ({key[1]}) game {key[2]} is {before['verdict']} in one line and {record['verdict']} in another")
+    return list(merged.values())
+
+
+def pending_numbers(
+    numbers: Iterable[str], done: Iterable[dict[str, Any]], game: str, rules: str, retry_unknown: bool = False
+) -> list[str]:
+    """The numbers of `numbers` with no record yet for this game and rule set; with
+    `retry_unknown`, also those whose record (`merge_records`) is unknown."""
+    settled = {
+        r["game_number"]
+        for r in merge_records(done)
+        if r["game"] == game and r["rules"] == rules and not (retry_unknown and r["verdict"] == "unknown")
+    }
+    return [n for n in numbers if n not in settled]
 
 
 def default_jobs() -> int:

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cli.main import cli
-from solver.batch import RECORD_KEYS, RangeError, ResultsFileError, parse_range, read_results
+from solver.batch import RECORD_KEYS, RangeError, ResultsFileError, merge_records, parse_range, read_results
 from solver.stats import wilson
 
 
@@ -149,6 +149,68 @@ def test_stats_counts_and_interval(tmp_path: Path) -> None:
     assert (row["median_seconds"], row["worst_seconds"]) == (1.0, 3.0)
     text = run("stats", str(out))
     assert "| monte-carlo | pysol | 4 | 2 | 1 | 1 | 50.00% |" in text.stdout
+
+
+def record(number: int, verdict: str, line: int = 0) -> dict:
+    """A result line of Monte Carlo game `number`; `states` carries `line` to tell lines apart."""
+    fields = {"game_number": str(number), "verdict": verdict, "moves": 0, "states": line, "seconds": 0.0}
+    return {"game": "monte-carlo", "rules": "pysol", **fields, "version": "0"}
+
+
+# Each deal's true verdict, then lines (deal, decided?) that give it or "unknown".
+deals_and_lines = st.lists(st.sampled_from(["won", "lost"]), min_size=1, max_size=5).flatmap(
+    lambda truth: st.tuples(st.just(truth), st.lists(st.tuples(st.integers(0, len(truth) - 1), st.booleans()), max_size=20))
+)
+
+
+@given(deals_and_lines)
+def test_merged_records_keep_the_decided_line_else_the_last(case) -> None:
+    truth, lines = case
+    records = [record(n, truth[n] if decided else "unknown", i) for i, (n, decided) in enumerate(lines)]
+    merged = merge_records(records)
+    order = list(dict.fromkeys(n for n, _ in lines))
+    assert [r["game_number"] for r in merged] == [str(n) for n in order]
+    for r in merged:
+        n = int(r["game_number"])
+        mine = [i for i, (m, _) in enumerate(lines) if m == n]
+        decided = [i for i in mine if lines[i][1]]
+        assert r["verdict"] == (truth[n] if decided else "unknown")
+        assert r["states"] == (decided[0] if decided else mine[-1])
+
+
+def test_a_deal_both_won_and_lost_is_a_bad_results_file(tmp_path: Path) -> None:
+    with pytest.raises(ResultsFileError, match="game 3 is won in one line and lost"):
+        merge_records([record(3, "won"), record(3, "unknown"), record(3, "lost")])
+    out = tmp_path / "r.jsonl"
+    out.write_text(json.dumps(record(3, "won")) + "\n")
+    other = tmp_path / "s.jsonl"
+    other.write_text(json.dumps(record(3, "lost")) + "\n")
+    result = run("stats", str(out), str(other))
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "won in one line and lost in another" in result.stderr
+
+
+def test_retry_unknown_solves_the_unknown_deals_again(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    quick = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--jobs", "1", "--node-limit", "2")
+    assert quick.exit_code == 0
+    first = lines_of(out)
+    assert {r["verdict"] for r in first} == {"unknown"}
+    alone = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--retry-unknown")
+    assert alone.exit_code == 2 and "--resume" in alone.stderr
+    plain = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--jobs", "1", "--resume")
+    assert plain.exit_code == 0 and len(lines_of(out)) == 4  # an unknown line is a result
+    again = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--jobs", "1", "--resume", "--retry-unknown")
+    assert again.exit_code == 0, again.output
+    lines = lines_of(out)
+    assert lines[:4] == first and len(lines) == 9  # old lines kept, 4 retried, 5 new
+    assert sorted(int(r["game_number"]) for r in lines[4:]) == [1, 2, 3, 4, 5]
+    assert all(r["verdict"] != "unknown" for r in lines[4:])
+    (row,) = json.loads(run("stats", str(out), "--json").stdout)
+    assert row["deals"] == 5 and row["unknown"] == 0
+    before = out.read_text()
+    assert run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--resume", "--retry-unknown").exit_code == 0
+    assert out.read_text() == before  # nothing left to retry
 
 
 def test_stats_reads_gzip_files(tmp_path: Path) -> None:
