@@ -14,6 +14,12 @@ A space whose successors pass a costly test (one that drops hopeless states) can
 beam its successors without that test and the test apart (`Deferred`): the beam then
 ranks every child and tests only the best ones, until `width` of them pass. The layer is
 the one the filtered successors would give, up to ties, at a fraction of the tests.
+
+With a `playout` rule (a state's successors for a playout: it takes the first one each
+time, until a state has none), a child is ranked by the score where its playout ends, and
+by its own score only between equal ends: a look far ahead that a score of the state
+alone cannot give. A playout that ends in a win ends the search with that line. A
+playout passes through the states it reaches, so its end is remembered for each of them.
 """
 
 from __future__ import annotations
@@ -25,22 +31,31 @@ from typing import Callable, Hashable, Iterable, NamedTuple
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
 
 Score = Callable[[object], float]  # higher is more promising
+Successors = Callable[[object], Iterable[tuple[Hashable, object]]]  # (step, child) pairs
 
 
 class Deferred(NamedTuple):
     """A space's successors without its costly test, and the test: the space's own
     successors must be exactly those of `successors` that `viable` accepts."""
 
-    successors: Callable[[object], Iterable[tuple[Hashable, object]]]
+    successors: Successors
     viable: Callable[[object], bool]
 
 
 def beam_search(
-    space: SearchSpace, score: Score, width: int, limits: Limits = Limits(), seed: int = 0, deferred: Deferred | None = None
+    space: SearchSpace,
+    score: Score,
+    width: int,
+    limits: Limits = Limits(),
+    seed: int = 0,
+    deferred: Deferred | None = None,
+    playout: Successors | None = None,
 ) -> Outcome:
     """Search `space` layer by layer, keeping the `width` best states of each layer; within
     the time and node limits of `limits` (its other fields do not apply). With `deferred`,
-    its successors and test stand for the space's successors (see the module docstring)."""
+    its successors and test stand for the space's successors; with `playout`, children
+    are ranked by their playouts (see the module docstring). States a playout passes
+    through count towards the node limit."""
     if width < 1:
         raise ValueError("a beam needs a width of at least 1")
     started = time.perf_counter()
@@ -54,23 +69,60 @@ def beam_search(
     def outcome(verdict: str, steps: list | None = None, reason: str = "") -> Outcome:
         return Outcome(verdict, steps or [], nodes, nodes, time.perf_counter() - started, reason)
 
+    def won(state: object) -> bool:
+        return space.is_won(state) and (deferred is None or deferred.viable(state))
+
+    ends: dict[Hashable, float] = {}  # a playout's end score, by each state on its way
+
+    def play_out(state: object, k: Hashable) -> tuple[float, list | None]:
+        """The score where the state's playout ends, and its steps if it ends in a win."""
+        nonlocal nodes
+        if k in ends:
+            return ends[k], None
+        path, line = [k], []
+        while True:
+            step_child = next(iter(playout(state)), None)
+            if step_child is None:
+                break
+            nodes += 1
+            step, state = step_child
+            line.append(step)
+            if won(state):
+                return 0.0, line
+            k = space.key(state)
+            if k in ends:
+                break
+            path.append(k)
+        end = ends.get(k, score(state))
+        ends.update((k, end) for k in path)
+        return end, None
+
     if space.is_won(root):
         return outcome(WON)
+    next_check = 16  # nodes at which the clock is read next
     layer: list[tuple[object, tuple]] = [(root, ())]
     while layer:
-        ranked: dict[Hashable, tuple[float, object, tuple]] = {}
+        ranked: dict[Hashable, tuple[tuple[float, float], object, tuple]] = {}
         for state, steps in layer:
             for step, child in expand(state):
                 nodes += 1
-                if space.is_won(child) and (deferred is None or deferred.viable(child)):
+                if won(child):
                     return outcome(WON, [*steps, step])
                 k = space.key(child)
                 if k not in ranked:
-                    ranked[k] = (score(child) + draw(), child, (*steps, step))
+                    rank = (0.0, score(child) + draw())
+                    if playout is not None:
+                        end, line = play_out(child, k)
+                        if line is not None:
+                            return outcome(WON, [*steps, step, *line])
+                        rank = (end, rank[1])
+                    ranked[k] = (rank, child, (*steps, step))
                 if node_cap is not None and nodes >= node_cap:
                     return outcome(UNKNOWN, reason=f"node limit {node_cap} reached")
-                if deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline:
-                    return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
+                if deadline is not None and nodes >= next_check:
+                    next_check = nodes + 16
+                    if time.perf_counter() > deadline:
+                        return outcome(UNKNOWN, reason=f"time limit {seconds}s reached")
         best = sorted(ranked.values(), key=lambda entry: entry[0], reverse=True)
         if deferred is None:
             layer = [(child, steps) for _, child, steps in best[:width]]

@@ -283,17 +283,20 @@ def test_a_hold_beam_runs_the_dead_test_only_on_what_it_keeps(monkeypatch: pytes
     assert 0 < len(tests) < filtered
 
 
-def test_each_quick_stage_runs_its_beam_with_its_seed_and_deferred_test(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_quick_stage_runs_its_beam_with_its_seed_deferred_test_and_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = []
 
-    def no_win(space, score, width, limits, seed=0, deferred=None):
-        seeds.append((width, seed, deferred is not None))
+    def no_win(space, score, width, limits, seed=0, deferred=None, playout=None):
+        seeds.append((width, seed, deferred is not None, playout))
         return Outcome(UNKNOWN, [], 0, 0, 0.0, f"a beam {width} wide found no win")
 
     monkeypatch.setattr(matrimony, "beam_search", no_win)
-    monkeypatch.setattr(matrimony, "QUICK_STAGES", (Stage("beam", PysolHoldSpace, 8), Stage("beam", PysolHoldSpace, 8, seed=5)))
+    stages = (Stage("beam", PysolHoldSpace, 8), Stage("beam", PysolHoldSpace, 8, seed=5), Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True))
+    monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
     assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(), []) is None
-    assert seeds == [(8, 0, True), (8, 5, True)]  # and each tests only what it keeps
+    (hold, again, phases) = seeds  # each tests only what it keeps; the last follows greedy phases
+    assert (hold, again) == ((8, 0, True, None), (8, 5, True, None))
+    assert phases[:3] == (4, 0, True) and phases[3].__func__ is PysolPhaseSpace.greedy_phase
 
 
 def test_no_quick_stage_repeats_another() -> None:
@@ -369,10 +372,12 @@ def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
     ]
 
 
-def test_exact_space_wins_where_the_greedy_search_does_not() -> None:
-    # Every position on a winning line is won. Game 29's line (found by the exact search)
-    # passes positions where the greedy search finds no win: the exact
-    # space must find one there, and the referee must accept it.
+def test_exact_space_wins_where_the_greedy_search_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every position on a winning line is won. Game 29's line found without playouts (whose
+    # lines follow the greedy one) passes positions where the greedy search finds no win:
+    # the exact space must find one there, and the referee must accept it.
+    plain = tuple(stage for stage in matrimony.QUICK_STAGES if not stage.playouts)
+    monkeypatch.setattr(matrimony, "QUICK_STAGES", plain)
     table = Table(PYSOL, deal_of(29))
     win = winning_line(29, "pysol")
     events = [i for i, m in enumerate(win) if isinstance(m, (Deal, Redeal))]

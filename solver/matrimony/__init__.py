@@ -29,6 +29,7 @@ class Stage(NamedTuple):
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
     seed: int = 0  # beams: the seed of the random tie-break between equal scores
+    playouts: bool = False  # PysolPhaseSpace beams: rank states by their greedy playouts
 
     def build(self, table: Table) -> Any:
         """The stage's space over the deal."""
@@ -40,20 +41,27 @@ class Stage(NamedTuple):
         if self.kind == "dfs":
             nodes = self.size if limits.node_limit is None else min(limits.node_limit, self.size)
             return solve(space, replace(limits, node_limit=nodes))
-        return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred())
+        playout = space.greedy_phase if self.playouts else None
+        return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred(), playout)
 
 
-# Cheapest per win first, each stage measured alone (8 s at most). The greedy and hold
-# spaces find the easy wins (order chosen on games 1-60). The phase beams that hold back
-# one to three cards a phase find many the hold space cannot; their order was chosen on
-# games 41-100 (most wins within 10 s, the first four stages kept) and checked on games
-# 121-180, held out, at 10 s a deal: 46 won against 42 and 43 for the order before it,
-# the median deal at 1.52 s against 1.41 and 1.50 s. The last three are for the deals all
-# those miss: alone on the 33 deals of games 1-120 that 10 s left unknown, the wide beam
-# holding back three cards a phase won 11 (18 s a deal). A beam keeps one of many equally
-# scored states at random, so the 256-wide one under seeds 1 and 2 keeps other lines;
-# each won one deal more.
+# Cheapest per win first. The first four are phase beams (two cards held back a phase at
+# most) that rank a position by where its greedy playout ends (beam.py): alone on games
+# 41-100 (8 s cap) the 4-wide one wins 39 of the 60 deals in 0.39 s a deal on average, the
+# 64-wide one 55; the whole solver of session 6 won 46 of them within 10 s. Widths 4, 16,
+# 64 came from those runs (2 first, or 8, did no better in a simulation over them), and were
+# checked on games 101-160, held out, at 10 s a deal: 50 won against 41, the median deal at
+# 0.92 s against 2.60 s. The stages after them are the solver's stages before playouts, in
+# their order (chosen on games 1-100 and checked on 121-180): they rank by cards down only,
+# and win some deals by other lines when the time allows. The 256-wide beam holding back
+# three cards won 11 of the 33 deals of games 1-120 that 10 s left unknown (18 s a deal);
+# a beam keeps one of many equally scored states at random, so the 256-wide one under
+# seeds 1 and 2 keeps other lines; each won one deal more.
 QUICK_STAGES = (
+    Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
+    Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
+    Stage("beam", PysolPhaseSpace, 64, holds=2, playouts=True),
+    Stage("beam", PysolPhaseSpace, 256, holds=2, playouts=True),
     Stage("beam", PysolHoldSpace, 32),
     Stage("dfs", PysolGreedySpace, 20_000),
     Stage("beam", PysolHoldSpace, 128),

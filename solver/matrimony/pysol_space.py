@@ -544,6 +544,21 @@ class PysolPhaseSpace(PysolSpace):
     def deferred(self) -> Deferred:
         return Deferred(self.open_successors, self.viable)
 
+    def greedy_phase(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
+        """The one phase that plays every card it can, the first pile first, and its end
+        before the dead test (nothing when the line dies inside the phase): the line a
+        beam's playouts follow (beam.py)."""
+        steps = []
+        while True:
+            edge = next(self.edges(state, check_ends=False), None)
+            if edge is None:
+                return
+            step, state = edge
+            steps.append(step)
+            if step[1] is not None or self.is_won(state):
+                yield tuple(steps), state
+                return
+
     def phase(self, state: PysolState, check_ends: bool) -> Iterator[tuple[tuple, PysolState]]:
         """The ends of the phase from `state` (see the class docstring)."""
         inner: dict = {}  # states inside the phase, with the fewest holds a line reached them with
