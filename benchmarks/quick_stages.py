@@ -30,7 +30,8 @@ RULES = RULE_SETS["pysol"]
 def stage_name(stage: Stage) -> str:
     holds = "" if stage.holds is None else f", {stage.holds} held a phase"
     seed = f", seed {stage.seed}" if stage.seed else ""
-    return f"{stage.kind} {stage.space.__name__} {stage.size}{holds}{seed}"
+    playouts = ", playouts" if stage.playouts else ""
+    return f"{stage.kind} {stage.space.__name__} {stage.size}{holds}{seed}{playouts}"
 
 
 def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:

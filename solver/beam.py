@@ -31,6 +31,7 @@ from typing import Callable, Hashable, Iterable, NamedTuple
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
 
 Score = Callable[[object], float]  # higher is more promising
+PLAYOUT_ENDS_KEPT = 1_000_000  # playout ends remembered (by state) before they are forgotten
 Successors = Callable[[object], Iterable[tuple[Hashable, object]]]  # (step, child) pairs
 
 
@@ -93,7 +94,9 @@ def beam_search(
             if k in ends:
                 break
             path.append(k)
-        end = ends.get(k, score(state))
+        end = ends[k] if k in ends else score(state)
+        if len(ends) > PLAYOUT_ENDS_KEPT:  # a cache only: memory stays bounded
+            ends.clear()
         ends.update((k, end) for k in path)
         return end, None
 

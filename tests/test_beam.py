@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import beam
 from solver.beam import Deferred, beam_search
 from solver.search import LOST, UNKNOWN, WON, Limits, solve
 
@@ -167,3 +168,16 @@ def test_playouts_count_towards_the_node_limit() -> None:
     out = beam_search(space, rungs, width=1, limits=Limits(node_limit=20), playout=space.one_rung_first)
     assert out.verdict == UNKNOWN and out.reason == "node limit 20 reached"
     assert 20 <= out.nodes < 20 + 50  # the first child's playout alone is 49 steps
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 7), st.integers(0, 14), st.integers(1, 6), st.integers(0, 3))
+def test_forgetting_playout_ends_changes_no_answer(depth: int, goal: int, width: int, seed: int) -> None:
+    # The playout ends are a cache, cleared when it grows past PLAYOUT_ENDS_KEPT.
+    space = OneRungLadder(depth, goal)
+    kept = beam_search(space, rungs, width, seed=seed, playout=space.one_rung_first)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(beam, "PLAYOUT_ENDS_KEPT", 2)
+        forgetful = beam_search(space, rungs, width, seed=seed, playout=space.one_rung_first)
+    assert (forgetful.verdict, forgetful.steps) == (kept.verdict, kept.steps)
+    assert forgetful.nodes >= kept.nodes

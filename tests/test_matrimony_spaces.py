@@ -197,6 +197,30 @@ def test_a_phase_that_holds_fewer_cards_back_reaches_fewer_outcomes() -> None:
     assert grew >= 15 and greedy >= len(positions) - 3  # the greedy line is rarely dead
 
 
+def test_the_greedy_phase_is_one_of_the_phase_ends() -> None:
+    # A playout (beam.py) follows greedy_phase: one line of the exact space through the phase
+    # (the play first, a hold only where the play is dead), so its end is one of the phase's
+    # ends; where that line holds nothing back, it is the one line of a phase with no holds.
+    followed = same_as_no_holds = 0
+    for game in WON_PYSOL:
+        for table, pos, _ in on_and_off_line(PYSOL, game, 22):
+            space = PysolPhaseSpace(table, pos, outcomes=10**9)
+            start = space.start()
+            greedy = list(space.greedy_phase(start))
+            assert len(greedy) <= 1
+            if not greedy:
+                continue
+            followed += 1
+            end = greedy[0][1]
+            assert space.key(end) in {space.key(child) for _, child in space.open_successors(start)}
+            no_holds = PysolPhaseSpace(table, pos, outcomes=10**9, holds=0)
+            only = [no_holds.key(child) for _, child in no_holds.open_successors(no_holds.start())]
+            if only:  # the line that plays every card lives through the phase
+                assert only == [space.key(end)]
+                same_as_no_holds += 1
+    assert followed >= 60 and same_as_no_holds >= 60, (followed, same_as_no_holds)
+
+
 def phase_ends(space: PysolSpace, state: PysolState, budget: int, memo: dict) -> frozenset:
     """The keys of the states ending the phase from `state` on lines of the exact space that
     hold back at most `budget` cards: by brute force, remembered per (state, budget)."""
