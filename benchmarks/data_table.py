@@ -2,7 +2,8 @@
 
     python3 benchmarks/data_table.py data/*.jsonl.gz
 
-Files are named GAME-RULES-A-B.jsonl.gz; each row says the command that reproduces it.
+Files are named GAME-RULES-A-B.jsonl.gz; each row says the command that reproduces it. A
+deal with several lines counts once (solver.batch.merge_records).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ TIME_LIMITS = {
     "matrimony-pysol-1-1000": " --time-limit 10",
     "matrimony-pysol-1-10000": " --time-limit 1",
 }
+# The files whose unknown deals were then solved again with a longer limit (--retry-unknown).
+RETRY_LIMITS = {
+    "matrimony-pysol-1-1000": " --time-limit 30",
+}
 
 
 def main() -> None:
@@ -24,8 +29,10 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path, a, b, s in summaries(sys.argv[1:], luck=False):  # luck files: benchmarks/luck_table.py
         complete = "" if s.deals == b - a + 1 else f" (first {s.deals:,} done)"
-        limit = TIME_LIMITS.get(path.name.split(".")[0], "")
-        command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{limit} --out {path.stem} --resume`"
+        name = path.name.split(".")[0]
+        command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{TIME_LIMITS.get(name, '')} --out {path.stem} --resume`"
+        if name in RETRY_LIMITS:
+            command += f", then the same with `--retry-unknown{RETRY_LIMITS[name]}`"
         print(
             f"| {s.game} | {s.rules} | {a:,}-{b:,}{complete} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} "
             f"| {100 * s.win_rate:.3f}% | {100 * s.low:.3f}% - {100 * s.high:.3f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} | {command} |"

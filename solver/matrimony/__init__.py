@@ -53,7 +53,7 @@ class Stage(NamedTuple):
 # checked on games 101-160, held out, at 10 s a deal: 50 won against 41, the median deal at
 # 0.92 s against 2.60 s. The stages after them are the solver's stages before playouts, in
 # their order (chosen on games 1-100 and checked on 121-180): they rank by cards down only,
-# and win some deals by other lines when the time allows. The 256-wide beam holding back
+# and win some deals by other lines when the time allows. The 1,024-wide beam holding back
 # three cards won 11 of the 33 deals of games 1-120 that 10 s left unknown (18 s a deal);
 # a beam keeps one of many equally scored states at random, so the 256-wide one under
 # seeds 1 and 2 keeps other lines; each won one deal more.
@@ -161,9 +161,9 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
 
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
-    hundred outcomes or to the lines that hold back at most one or two cards (phase). The
-    beams keep the positions with the most cards on the foundations. A stage's own "lost"
-    proves nothing. Each runs within what the stages before left of the caller's limits;
+    hundred outcomes or to the lines that hold back at most one to three cards (phase). The
+    beams keep the positions with the most cards on the foundations, or whose greedy
+    playouts end with the most (`Stage.playouts`). A stage's own "lost" proves nothing. Each runs within what the stages before left of the caller's limits;
     one that hits those limits ends them all."""
     spaces: dict = {}
     for stage in QUICK_STAGES:
