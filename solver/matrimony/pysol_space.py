@@ -545,9 +545,9 @@ class PysolPhaseSpace(PysolSpace):
         return Deferred(self.open_successors, self.viable)
 
     def greedy_phase(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
-        """The one phase that plays every card it can, the first pile first, and its end
-        before the dead test (nothing when the line dies inside the phase): the line a
-        beam's playouts follow (beam.py)."""
+        """The exact space's first line through the phase, and its end before the dead test:
+        at each choice the play, or the hold where the play is dead (nothing when both are).
+        The line a beam's playouts follow (beam.py)."""
         steps = []
         while True:
             edge = next(self.edges(state, check_ends=False), None)
@@ -555,9 +555,13 @@ class PysolPhaseSpace(PysolSpace):
                 return
             step, state = edge
             steps.append(step)
-            if step[1] is not None or self.is_won(state):
+            if self.ends_phase(step, state):
                 yield tuple(steps), state
                 return
+
+    def ends_phase(self, step: tuple, state: PysolState) -> bool:
+        """Whether an edge ends its phase: a deal or redeal, or a win."""
+        return step[1] is not None or self.is_won(state)
 
     def phase(self, state: PysolState, check_ends: bool) -> Iterator[tuple[tuple, PysolState]]:
         """The ends of the phase from `state` (see the class docstring)."""
@@ -569,7 +573,7 @@ class PysolPhaseSpace(PysolSpace):
             here, steps, holds = todo.pop()
             for step, child in self.edges(here, check_ends):
                 k = self.key(child)
-                if step[1] is None and not self.is_won(child):  # the phase goes on
+                if not self.ends_phase(step, child):
                     # A step that holds a card back adds a hold; a play only drops holds.
                     more = holds + (not (child.frozen <= here.frozen and child.passed <= here.passed))
                     if self.holds is None:
