@@ -130,17 +130,20 @@ def test_a_deferred_test_runs_only_on_the_states_a_beam_keeps() -> None:
     assert sorted(tested) == [(d, r) for d in range(1, 7) for r in (2 * d - 1, 2 * d)]
 
 
-class OneRungLadder(Ladder):
-    """The ladder whose playouts climb one rung a step (its plain successors try two first)."""
+def climbing_first(space: Ladder, climb: int):
+    """A playout rule for the ladder: the step of `climb` rungs first (its successors try
+    two first)."""
 
-    def one_rung_first(self, state):
-        return sorted(self.successors(state), key=lambda edge: edge[0] != 1)
+    def rule(state):
+        return sorted(space.successors(state), key=lambda edge: edge[0] != climb)
+
+    return rule
 
 
 def test_playouts_find_the_win_a_plain_beam_of_the_same_width_misses() -> None:
-    space = OneRungLadder(depth=6, goal=6)
+    space = Ladder(depth=6, goal=6)
     assert beam_search(space, rungs, width=1).verdict == UNKNOWN  # it keeps climbing two rungs
-    out = beam_search(space, rungs, width=1, playout=space.one_rung_first)
+    out = beam_search(space, rungs, width=1, playout=climbing_first(space, 1))
     assert out.verdict == WON
     assert replay(space, out.steps) == (6, 6)
     assert out.nodes == 2 * (1 + 5)  # children (1, 2) and (1, 1), each with a five-step playout
@@ -150,12 +153,8 @@ def test_playouts_find_the_win_a_plain_beam_of_the_same_width_misses() -> None:
 @given(st.integers(1, 7), st.integers(0, 14), st.integers(1, 20), st.integers(0, 5), st.sampled_from([0, 1, 2]))
 def test_playout_wins_are_wins_and_a_full_width_beam_stays_exhaustive(depth, goal, width, seed, climb) -> None:
     space = Ladder(depth, goal)
-
-    def playout(state):  # the playout climbs `climb` rungs first
-        return sorted(space.successors(state), key=lambda edge: edge[0] != climb)
-
     winnable = 0 <= goal <= 2 * depth
-    out = beam_search(space, rungs, width, seed=seed, playout=playout)
+    out = beam_search(space, rungs, width, seed=seed, playout=climbing_first(space, climb))
     assert out.verdict in (WON, UNKNOWN)
     if out.verdict == WON:
         assert winnable and replay(space, out.steps) == (depth, goal)
@@ -164,8 +163,8 @@ def test_playout_wins_are_wins_and_a_full_width_beam_stays_exhaustive(depth, goa
 
 
 def test_playouts_count_towards_the_node_limit() -> None:
-    space = OneRungLadder(depth=50, goal=-1)
-    out = beam_search(space, rungs, width=1, limits=Limits(node_limit=20), playout=space.one_rung_first)
+    space = Ladder(depth=50, goal=-1)
+    out = beam_search(space, rungs, width=1, limits=Limits(node_limit=20), playout=climbing_first(space, 1))
     assert out.verdict == UNKNOWN and out.reason == "node limit 20 reached"
     assert 20 <= out.nodes < 20 + 50  # the first child's playout alone is 49 steps
 
@@ -174,10 +173,10 @@ def test_playouts_count_towards_the_node_limit() -> None:
 @given(st.integers(1, 7), st.integers(0, 14), st.integers(1, 6), st.integers(0, 3))
 def test_forgetting_playout_ends_changes_no_answer(depth: int, goal: int, width: int, seed: int) -> None:
     # The playout ends are a cache, cleared when it grows past PLAYOUT_ENDS_KEPT.
-    space = OneRungLadder(depth, goal)
-    kept = beam_search(space, rungs, width, seed=seed, playout=space.one_rung_first)
+    space = Ladder(depth, goal)
+    kept = beam_search(space, rungs, width, seed=seed, playout=climbing_first(space, 1))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(beam, "PLAYOUT_ENDS_KEPT", 2)
-        forgetful = beam_search(space, rungs, width, seed=seed, playout=space.one_rung_first)
+        forgetful = beam_search(space, rungs, width, seed=seed, playout=climbing_first(space, 1))
     assert (forgetful.verdict, forgetful.steps) == (kept.verdict, kept.steps)
     assert forgetful.nodes >= kept.nodes
