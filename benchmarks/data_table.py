@@ -18,9 +18,10 @@ TIME_LIMITS = {
     "matrimony-pysol-1-1000": " --time-limit 10",
     "matrimony-pysol-1-10000": " --time-limit 1",
 }
-# The files whose unknown deals were then solved again with a longer limit (--retry-unknown).
+# The files whose unknown deals were then solved again with longer limits (--retry-unknown),
+# in the order they ran.
 RETRY_LIMITS = {
-    "matrimony-pysol-1-1000": " --time-limit 30",
+    "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180"),
 }
 
 
@@ -31,8 +32,8 @@ def main() -> None:
         complete = "" if s.deals == b - a + 1 else f" (first {s.deals:,} done)"
         name = path.name.split(".")[0]
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{TIME_LIMITS.get(name, '')} --out {path.stem} --resume`"
-        if name in RETRY_LIMITS:
-            command += f", then the same with `--retry-unknown{RETRY_LIMITS[name]}`"
+        for limit in RETRY_LIMITS.get(name, ()):
+            command += f", then the same with `--retry-unknown{limit}`"
         print(
             f"| {s.game} | {s.rules} | {a:,}-{b:,}{complete} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} "
             f"| {100 * s.win_rate:.3f}% | {100 * s.low:.3f}% - {100 * s.high:.3f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} | {command} |"
