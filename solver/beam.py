@@ -20,6 +20,10 @@ time, until a state has none), a child is ranked by the score where its playout 
 by its own score only between equal ends: a look far ahead that a score of the state
 alone cannot give. A playout that ends in a win ends the search with that line. A
 playout passes through the states it reaches, so its end is remembered for each of them.
+
+The states a beam keeps in memory are one layer's children and those remembered playout
+ends; together they stay within the limits' `max_states`, the ends by being forgotten when
+they pass half of it, the layer by ending the search (`unknown`).
 """
 
 from __future__ import annotations
@@ -53,14 +57,15 @@ def beam_search(
     playout: Successors | None = None,
 ) -> Outcome:
     """Search `space` layer by layer, keeping the `width` best states of each layer; within
-    the time and node limits of `limits` (its other fields do not apply). With `deferred`,
+    the time, node and state limits of `limits` (`first_pass` does not apply). With `deferred`,
     its successors and test stand for the space's successors; with `playout`, children
     are ranked by their playouts (see the module docstring). States a playout passes
     through count towards the node limit."""
     if width < 1:
         raise ValueError("a beam needs a width of at least 1")
     started = time.perf_counter()
-    seconds, node_cap = limits.time_limit, limits.node_limit
+    seconds, node_cap, state_cap = limits.time_limit, limits.node_limit, limits.max_states
+    ends_kept = PLAYOUT_ENDS_KEPT if state_cap is None else min(PLAYOUT_ENDS_KEPT, state_cap // 2)
     deadline = None if seconds is None else started + seconds
     draw = random.Random(seed).random
     root = space.start()
@@ -95,9 +100,9 @@ def beam_search(
                 break
             path.append(k)
         end = ends[k] if k in ends else score(state)
-        if len(ends) > PLAYOUT_ENDS_KEPT:  # a cache only: memory stays bounded
-            ends.clear()
         ends.update((k, end) for k in path)
+        if len(ends) > ends_kept:  # a cache only: memory stays bounded
+            ends.clear()
         return end, None
 
     if space.is_won(root):
@@ -120,6 +125,8 @@ def beam_search(
                             return outcome(WON, [*steps, step, *line])
                         rank = (end, rank[1])
                     ranked[k] = (rank, child, (*steps, step))
+                    if state_cap is not None and len(ranked) + len(ends) > state_cap:
+                        return outcome(UNKNOWN, reason=f"state limit {state_cap} reached")
                 if node_cap is not None and nodes >= node_cap:
                     return outcome(UNKNOWN, reason=f"node limit {node_cap} reached")
                 if deadline is not None and nodes >= next_check:

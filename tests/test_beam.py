@@ -70,6 +70,25 @@ def test_limits_stop_a_beam() -> None:
     assert out.verdict == UNKNOWN and out.reason.startswith("time limit")
 
 
+def test_a_layer_past_max_states_stops_a_beam() -> None:
+    # Layer d of the ladder has 2d + 1 distinct states; a beam 100 wide keeps all of layer
+    # 49 (99 states), so layer 50 has 101.
+    space = Ladder(depth=50, goal=-1)
+    out = beam_search(space, rungs, width=100, limits=Limits(max_states=100))
+    assert out.verdict == UNKNOWN and out.reason == "state limit 100 reached"
+    out = beam_search(space, rungs, width=100, limits=Limits(max_states=101))
+    assert out.verdict == UNKNOWN and out.reason == "a beam 100 wide found no win"
+
+
+def test_playout_ends_are_forgotten_within_max_states() -> None:
+    # One playout here passes 29 states, past what max_states=20 leaves once a layer is in:
+    # the remembered ends must be forgotten in time, not stop the beam.
+    space = Ladder(depth=30, goal=-1)
+    free = beam_search(space, rungs, width=2, playout=climbing_first(space, 1))
+    capped = beam_search(space, rungs, width=2, limits=Limits(max_states=20), playout=climbing_first(space, 1))
+    assert capped.reason == free.reason == "a beam 2 wide found no win"
+
+
 def test_a_zero_width_is_refused() -> None:
     with pytest.raises(ValueError):
         beam_search(Ladder(3, 0), rungs, width=0)

@@ -323,6 +323,21 @@ def test_each_quick_stage_runs_its_beam_with_its_seed_deferred_test_and_playouts
     assert phases[:3] == (4, 0, True) and phases[3].__func__ is PysolPhaseSpace.greedy_phase
 
 
+def test_a_stage_past_max_states_leaves_the_next_its_turn_and_a_time_limit_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    widths = []
+
+    def stopped(space, score, width, limits, seed=0, deferred=None, playout=None):
+        widths.append(width)
+        reason = f"state limit {limits.max_states} reached" if width == 8 else "time limit 5s reached"
+        return Outcome(UNKNOWN, [], 0, 0, 0.0, reason)
+
+    monkeypatch.setattr(matrimony, "beam_search", stopped)
+    stages = tuple(Stage("beam", PysolHoldSpace, width) for width in (8, 16, 32))
+    monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
+    assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(max_states=1_000), []) is None
+    assert widths == [8, 16]
+
+
 def test_no_quick_stage_repeats_another() -> None:
     assert len(set(matrimony.QUICK_STAGES)) == len(matrimony.QUICK_STAGES)
 

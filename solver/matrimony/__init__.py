@@ -171,7 +171,7 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     hundred outcomes or to the lines that hold back at most one to three cards (phase). The
     beams keep the positions with the most cards on the foundations, or whose greedy
     playouts end with the most (`Stage.playouts`). A stage's own "lost" proves nothing. Each runs within what the stages before left of the caller's limits;
-    one that hits those limits ends them all."""
+    one that hits the time or node limit ends them all (`_stops_the_rest`)."""
     spaces: dict = {}
     for stage in QUICK_STAGES:
         which = (stage.space, stage.holds)
@@ -179,16 +179,23 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
             spaces[which] = stage.build(table)
         space = spaces[which]
         out = stage.run(space, _after(limits, spent))
-        if stage.kind == "dfs":
-            callers = out.verdict == UNKNOWN and "node limit" not in out.reason
-        else:
-            callers = "limit" in out.reason
         spent.append(out)
         if out.verdict == WON:
             return Solution(WON, space.moves(out.steps), _sum(spent, "states"), _sum(spent, "seconds"))
-        if callers:
+        if _stops_the_rest(stage, out):
             return None
     return None
+
+
+def _stops_the_rest(stage: Stage, out: Outcome) -> bool:
+    """Whether a stage ended on the time or node limit that the stages after it share. Its
+    own budget (a depth-first stage's size) and `max_states` (the memory of one search; the
+    next stage starts afresh) leave the next stage its turn."""
+    if out.verdict != UNKNOWN or out.reason.startswith("state limit"):
+        return False
+    if stage.kind == "dfs":
+        return "node limit" not in out.reason
+    return "limit" in out.reason
 
 
 def _after(limits: Limits, spent: list[Outcome], single_pass: bool = False) -> Limits:
