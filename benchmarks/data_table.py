@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import sys
 
-from result_files import summaries
+from result_files import retries, summaries
 
 # The files made with a time limit a deal (the file does not record it).
 TIME_LIMITS = {
     "monte-carlo-weddings-1-10000": " --time-limit 120",
     "matrimony-pysol-1-1000": " --time-limit 10",
     "matrimony-pysol-1-10000": " --time-limit 1",
-}
-# The files whose unknown deals were then solved again with longer limits (--retry-unknown),
-# in the order they ran.
-RETRY_LIMITS = {
-    "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180"),
 }
 
 
@@ -32,8 +27,7 @@ def main() -> None:
         complete = "" if s.deals == b - a + 1 else f" (first {s.deals:,} done)"
         name = path.name.split(".")[0]
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{TIME_LIMITS.get(name, '')} --out {path.stem} --resume`"
-        for limit in RETRY_LIMITS.get(name, ()):
-            command += f", then the same with `--retry-unknown{limit}`"
+        command += retries(path)
         print(
             f"| {s.game} | {s.rules} | {a:,}-{b:,}{complete} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} "
             f"| {100 * s.win_rate:.3f}% | {100 * s.low:.3f}% - {100 * s.high:.3f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} | {command} |"

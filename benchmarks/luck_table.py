@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from result_files import summaries
+from result_files import retries, summaries
 from solver.stats import mean_text
-
-
-# The files whose unknown deals were then solved again with longer limits (--retry-unknown),
-# in the order they ran.
-RETRY_LIMITS = {
-    "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30"),
-}
 
 
 def main() -> None:
@@ -27,8 +20,7 @@ def main() -> None:
         options = {"matrimony/arnold": " --analyze-states 50000", "matrimony/pysol": " --playouts 200 --time-limit 3"}
         extra = options.get(f"{s.game}/{s.rules}", "")
         command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules} --analyze{extra} --out {path.stem} --resume`"
-        for limit in RETRY_LIMITS.get(path.name.split(".")[0], ()):
-            command += f", then the same with `--retry-unknown{limit}`"
+        command += retries(path)
         perfect = f"{100 * s.win_rate:.2f}%" if not s.unknown else f"{100 * s.low:.2f}% - {100 * s.high:.2f}%"
         print(
             f"| {s.game} | {s.rules} | {a:,}-{b:,} | {s.won:,} / {s.lost:,} / {s.unknown:,} | {perfect} "

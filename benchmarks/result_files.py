@@ -17,6 +17,20 @@ from solver.batch import merge_records, read_results  # noqa: E402
 from solver.stats import Summary, summarize  # noqa: E402
 
 
+# The files whose unknown deals were then solved again with longer limits (--retry-unknown),
+# in the order they ran.
+RETRY_LIMITS = {
+    "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180"),
+    "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30"),
+}
+
+
+def retries(path: Path) -> str:
+    """The retries that followed a file's first command, as the tables print them."""
+    limits = RETRY_LIMITS.get(path.name.split(".")[0], ())
+    return "".join(f", then the same with `--retry-unknown{limit}`" for limit in limits)
+
+
 def summaries(names: list[str], luck: bool) -> Iterator[tuple[Path, int, int, Summary]]:
     """(path, first game, last game, summary) for each file of the kind asked for; a name of
     another kind stops the script with one line, except luck files where plain ones are

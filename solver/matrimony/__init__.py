@@ -58,9 +58,9 @@ class Stage(NamedTuple):
 # a beam keeps one of many equally scored states at random, so the 256-wide one under
 # seeds 1 and 2 keeps other lines; each won one deal more. The last three are for the
 # deals that 30 s left unknown in games 1-1,000: alone (40 s cap), the 1,024-wide beams
-# with any holds and with three under seed 1 won 8 and 5 of the 46 of them that 60 s had
-# not won (16-20 s a deal); more seeds won the same deals again, so a 4,096-wide one
-# follows.
+# with any holds and with three under seed 1 won 8 and 6 of the 46 of them that 60 s had
+# not won (16-20 s a deal); under other seeds they won 9 and 5, all but one of them deals
+# already won, so a 4,096-wide one follows instead.
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
