@@ -56,13 +56,14 @@ class Stage(NamedTuple):
 # and win some deals by other lines when the time allows. The 1,024-wide beam holding back
 # three cards won 11 of the 33 deals of games 1-120 that 10 s left unknown (18 s a deal);
 # a beam keeps one of many equally scored states at random, so the 256-wide one under
-# seeds 1 and 2 keeps other lines; each won one deal more. The last four are for the
+# seeds 1 and 2 keeps other lines; each won one deal more. The last five are for the
 # deals that 30 s left unknown in games 1-1,000. Alone (40 s cap), the 1,024-wide beams
 # with any holds and with three under seed 1 won 8 and 6 of the 46 of them that 60 s had
 # not won (16-20 s a deal); under other seeds they won 9 and 5, all but one of them deals
-# already won, so a 4,096-wide one follows instead. The 64-wide playout beam with three
-# holds came last, and cheapest: alone (60 s cap), it won 2 of the 29 deals that all the
-# other stages left at 180 s, in 8.5 s a deal on average.
+# already won, so a 4,096-wide one follows instead. The playout beams with three holds
+# came last, and first in line for being cheapest: alone (60 s cap), of the 29 deals
+# that all the other stages left at 180 s, the 64-wide one won 2 (8.5 s a deal on
+# average), the 256-wide one 4 others of the 27 left (25 s a deal).
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
@@ -82,6 +83,7 @@ QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 256, holds=2, seed=1),
     Stage("beam", PysolPhaseSpace, 256, holds=2, seed=2),
     Stage("beam", PysolPhaseSpace, 64, holds=3, playouts=True),
+    Stage("beam", PysolPhaseSpace, 256, holds=3, playouts=True),
     Stage("beam", PysolPhaseSpace, 1024),
     Stage("beam", PysolPhaseSpace, 1024, holds=3, seed=1),
     Stage("beam", PysolPhaseSpace, 4096),
