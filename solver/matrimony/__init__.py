@@ -175,8 +175,9 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
     hundred outcomes or to the lines that hold back at most one to three cards (phase). The
     beams keep the positions with the most cards on the foundations, or whose greedy
-    playouts end with the most (`Stage.playouts`). A stage's own "lost" proves nothing. Each runs within what the stages before left of the caller's limits;
-    one that hits the time or node limit ends them all (`_stops_the_rest`)."""
+    playouts end with the most (`Stage.playouts`). A stage's own "lost" proves nothing.
+    Each runs within what the stages before left of the caller's limits; one that hits the
+    time or node limit ends them all (`_stops_the_rest`)."""
     spaces: dict = {}
     for stage in QUICK_STAGES:
         which = (stage.space, stage.holds)
