@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Hashable, Iterable, Iterator, Protocol, TypeVar
 
 S = TypeVar("S")
@@ -59,7 +59,8 @@ class Outcome:
     states: int = 0  # distinct canonical states generated
     nodes: int = 0  # states generated, over all passes
     seconds: float = 0.0
-    reason: str = ""  # why a search ended `unknown`
+    reason: str = ""  # why a search ended `unknown`, in words
+    limit: str | None = None  # the field of Limits that ended it: "node_limit", "time_limit" or "max_states"
 
 
 class _Cut(Exception):
@@ -67,7 +68,7 @@ class _Cut(Exception):
 
 
 class _Stop(Exception):
-    """A limit of the whole search was reached."""
+    """A limit of the whole search was reached: args are (field of Limits, reason)."""
 
 
 def solve(space: SearchSpace, limits: Limits = Limits()) -> Outcome:
@@ -84,7 +85,8 @@ def solve(space: SearchSpace, limits: Limits = Limits()) -> Outcome:
             budget, shuffle = 2 * budget, random.Random(budget).shuffle  # type: ignore[operator]
             continue
         except _Stop as stop:
-            return search.outcome(UNKNOWN, reason=str(stop))
+            limit, reason = stop.args
+            return replace(search.outcome(UNKNOWN, reason=reason), limit=limit)
         return search.outcome(LOST) if steps is None else search.outcome(WON, steps)
 
 
@@ -136,11 +138,11 @@ class _Search:
                         steps.append(step)
                         return steps
                     if node_cap is not None and nodes > node_cap:
-                        raise _Stop(f"node limit {node_cap} reached")
+                        raise _Stop("node_limit", f"node limit {node_cap} reached")
                     if state_cap is not None and len(seen) + len(closed) >= state_cap:
-                        raise _Stop(f"state limit {state_cap} reached")
+                        raise _Stop("max_states", f"state limit {state_cap} reached")
                     if nodes & 63 == 0 and deadline is not None and time.perf_counter() > deadline:
-                        raise _Stop(f"time limit {limits.time_limit}s reached")
+                        raise _Stop("time_limit", f"time limit {limits.time_limit}s reached")
                     if pass_cap is not None and nodes > pass_cap:
                         raise _Cut
                     seen.add(k)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -64,10 +66,23 @@ def test_no_win_is_unknown_never_lost() -> None:
 
 def test_limits_stop_a_beam() -> None:
     out = beam_search(Ladder(depth=50, goal=-1), rungs, width=100, limits=Limits(node_limit=40))
-    assert out.verdict == UNKNOWN and out.reason == "node limit 40 reached"
+    assert out.verdict == UNKNOWN and out.reason == "node limit 40 reached" and out.limit == "node_limit"
     assert out.nodes == 40
     out = beam_search(Ladder(depth=10_000, goal=-1), rungs, width=100, limits=Limits(time_limit=0.0))
-    assert out.verdict == UNKNOWN and out.reason.startswith("time limit")
+    assert out.verdict == UNKNOWN and out.reason.startswith("time limit") and out.limit == "time_limit"
+
+
+def test_the_exact_search_names_the_limit_that_stopped_it() -> None:
+    space = Ladder(depth=12, goal=-1)  # 169 distinct states, no win
+    whole = solve(space, Limits(first_pass=None))
+    assert (whole.verdict, whole.limit) == (LOST, None)
+    for limits, name in (
+        (Limits(node_limit=10), "node_limit"),
+        (Limits(max_states=50), "max_states"),
+        (Limits(time_limit=0.0), "time_limit"),
+    ):
+        out = solve(space, replace(limits, first_pass=None))
+        assert (out.verdict, out.limit) == (UNKNOWN, name)
 
 
 def test_a_layer_past_max_states_stops_a_beam() -> None:
@@ -75,9 +90,9 @@ def test_a_layer_past_max_states_stops_a_beam() -> None:
     # 49 (99 states), so layer 50 has 101.
     space = Ladder(depth=50, goal=-1)
     out = beam_search(space, rungs, width=100, limits=Limits(max_states=100))
-    assert out.verdict == UNKNOWN and out.reason == "state limit 100 reached"
+    assert out.verdict == UNKNOWN and out.reason == "state limit 100 reached" and out.limit == "max_states"
     out = beam_search(space, rungs, width=100, limits=Limits(max_states=101))
-    assert out.verdict == UNKNOWN and out.reason == "a beam 100 wide found no win"
+    assert out.verdict == UNKNOWN and out.reason == "a beam 100 wide found no win" and out.limit is None
 
 
 def test_playout_ends_are_forgotten_within_max_states() -> None:

@@ -328,14 +328,33 @@ def test_a_stage_past_max_states_leaves_the_next_its_turn_and_a_time_limit_does_
 
     def stopped(space, score, width, limits, seed=0, deferred=None, playout=None):
         widths.append(width)
-        reason = f"state limit {limits.max_states} reached" if width == 8 else "time limit 5s reached"
-        return Outcome(UNKNOWN, [], 0, 0, 0.0, reason)
+        if width == 8:
+            return Outcome(UNKNOWN, [], 0, 0, 0.0, f"state limit {limits.max_states} reached", "max_states")
+        return Outcome(UNKNOWN, [], 0, 0, 0.0, "time limit 5s reached", "time_limit")
 
     monkeypatch.setattr(matrimony, "beam_search", stopped)
     stages = tuple(Stage("beam", PysolHoldSpace, width) for width in (8, 16, 32))
     monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
     assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(max_states=1_000), []) is None
     assert widths == [8, 16]
+
+
+@pytest.mark.parametrize("node_limit, beam_runs", [(None, True), (11, True), (10, False), (5, False)])
+def test_a_depth_first_stage_out_of_its_own_size_leaves_the_next_its_turn(
+    monkeypatch: pytest.MonkeyPatch, node_limit: int | None, beam_runs: bool
+) -> None:
+    widths = []
+
+    def no_win(space, score, width, limits, seed=0, deferred=None, playout=None):
+        widths.append(width)
+        return Outcome(UNKNOWN, [], 0, 0, 0.0, f"a beam {width} wide found no win")
+
+    monkeypatch.setattr(matrimony, "beam_search", no_win)
+    monkeypatch.setattr(matrimony, "QUICK_STAGES", (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8)))
+    spent: list = []
+    assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(node_limit=node_limit), spent) is None
+    assert spent[0].nodes == min(10, node_limit or 10) + 1  # the node past the budget stopped it
+    assert widths == ([8] if beam_runs else [])
 
 
 def test_no_quick_stage_repeats_another() -> None:

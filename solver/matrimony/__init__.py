@@ -37,10 +37,13 @@ class Stage(NamedTuple):
 
     def run(self, space: Any, limits: Limits) -> Outcome:
         """The stage's search over its space, within `limits` (a depth-first one also
-        within its `size` states)."""
+        within its `size` states: running out of those is not the caller's node limit)."""
         if self.kind == "dfs":
-            nodes = self.size if limits.node_limit is None else min(limits.node_limit, self.size)
-            return solve(space, replace(limits, node_limit=nodes))
+            own = limits.node_limit is None or self.size < limits.node_limit
+            out = solve(space, replace(limits, node_limit=self.size if own else limits.node_limit))
+            if own and out.limit == "node_limit":
+                return replace(out, reason=f"{self.size} states searched depth-first found no win", limit=None)
+            return out
         playout = space.greedy_phase if self.playouts else None
         return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred(), playout)
 
@@ -128,13 +131,11 @@ class Matrimony:
         states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
         if out.verdict == WON:
             return Solution(WON, space.moves(out.steps), states, seconds)
-        reason = ""
-        if out.verdict == UNKNOWN:
-            reason = out.reason
-            if reason.startswith("time"):
-                reason = f"time limit {limits.time_limit}s reached"
-            elif reason.startswith("node limit"):
-                reason = f"node limit {limits.node_limit} reached"
+        reason = out.reason  # the limits the caller set, not what the last search had left of them
+        if out.limit == "time_limit":
+            reason = f"time limit {limits.time_limit}s reached"
+        elif out.limit == "node_limit":
+            reason = f"node limit {limits.node_limit} reached"
         return Solution(out.verdict, [], states, seconds, reason)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
@@ -188,20 +189,17 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
         spent.append(out)
         if out.verdict == WON:
             return Solution(WON, space.moves(out.steps), _sum(spent, "states"), _sum(spent, "seconds"))
-        if _stops_the_rest(stage, out):
+        if _stops_the_rest(out):
             return None
     return None
 
 
-def _stops_the_rest(stage: Stage, out: Outcome) -> bool:
-    """Whether a stage ended on the time or node limit that the stages after it share. Its
-    own budget (a depth-first stage's size) and `max_states` (the memory of one search; the
-    next stage starts afresh) leave the next stage its turn."""
-    if out.verdict != UNKNOWN or out.reason.startswith("state limit"):
-        return False
-    if stage.kind == "dfs":
-        return "node limit" not in out.reason
-    return "limit" in out.reason
+def _stops_the_rest(out: Outcome) -> bool:
+    """Whether a stage ended on the time or node limit that the stages after it share.
+    `max_states` (the memory of one search; the next stage starts afresh) leaves the next
+    stage its turn, as does a stage's own end (a beam's last layer, a depth-first stage's
+    size: see `Stage.run`)."""
+    return out.limit in ("time_limit", "node_limit")
 
 
 def _after(limits: Limits, spent: list[Outcome], single_pass: bool = False) -> Limits:
