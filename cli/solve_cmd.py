@@ -72,6 +72,10 @@ def solve_command(
             "states": solution.states,
             "seconds": round(solution.seconds, 4),
         }
+        if solution.verdict == UNKNOWN:
+            data["reason"] = solution.reason
+        if solution.found_by:
+            data["found_by"] = solution.found_by
         click.echo(json.dumps(data))
     else:
         click.echo(f"# {rules.title} ({rules.name} rules), {chosen.label}")
@@ -90,7 +94,8 @@ def summary(solution) -> str:
     """One line: the verdict and what the search cost."""
     cost = f"{solution.states:,} states, {solution.seconds:.2f} s"
     if solution.verdict == WON:
-        return f"won in {len(solution.moves)} moves ({cost})"
+        by = f"; found by the {solution.found_by}" if solution.found_by else ""
+        return f"won in {len(solution.moves)} moves ({cost}{by})"
     if solution.verdict == LOST:
         return f"lost: no line wins; every reachable position was searched ({cost})"
     return f"unknown: {solution.reason} ({cost})"

@@ -2,7 +2,9 @@
 
 A results file holds one JSON object a line, one line per game number:
 `{"game","rules","game_number","verdict","moves","states","seconds","version"}`, where
-`moves` is the length of the winning line (0 when not won); `solution` (the move list) and
+`moves` is the length of the winning line (0 when not won). An `unknown` line adds its
+`reason` (the limit that cut it short); a won line of a game that tries several searches
+(Matrimony under PySolFC's rules) adds `found_by`, the one that won. `solution` (the move list) and
 `analysis` (`{"complete","states","playouts","random","greedy","seconds"}`: the random and
 greedy players' odds of winning as `{"value","low","high"}`, exact when the state graph is
 complete, else estimated from `playouts` games) are added on request. Lines are appended
@@ -119,6 +121,10 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
         "seconds": round(solution.seconds, 4),
         "version": __version__,
     }
+    if solution.found_by and solution.verdict == "won":
+        record["found_by"] = solution.found_by
+    if solution.verdict == "unknown":
+        record["reason"] = solution.reason
     if job.solutions and solution.verdict == "won":
         record["solution"] = [game.move_json(m) for m in solution.moves]
     if job.analyze is not None:

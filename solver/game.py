@@ -18,7 +18,8 @@ class Solution:
     moves: list = field(default_factory=list)
     states: int = 0
     seconds: float = 0.0
-    reason: str = ""
+    reason: str = ""  # why the verdict is `unknown`
+    found_by: str = ""  # which of a game's searches found the win, when it tries several
 
 
 @dataclass(frozen=True)

@@ -195,7 +195,7 @@ def test_retry_unknown_solves_the_unknown_deals_again(tmp_path: Path) -> None:
     quick = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--jobs", "1", "--node-limit", "2")
     assert quick.exit_code == 0
     first = lines_of(out)
-    assert {r["verdict"] for r in first} == {"unknown"}
+    assert {(r["verdict"], r["reason"]) for r in first} == {("unknown", "node limit 2 reached")}
     alone = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--retry-unknown")
     assert alone.exit_code == 2 and "--resume" in alone.stderr
     plain = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--jobs", "1", "--resume")
@@ -205,7 +205,7 @@ def test_retry_unknown_solves_the_unknown_deals_again(tmp_path: Path) -> None:
     lines = lines_of(out)
     assert lines[:4] == first and len(lines) == 9  # old lines kept, 4 retried, 5 new
     assert sorted(int(r["game_number"]) for r in lines[4:]) == [1, 2, 3, 4, 5]
-    assert all(r["verdict"] != "unknown" for r in lines[4:])
+    assert all(r["verdict"] != "unknown" and "reason" not in r for r in lines[4:])
     (row,) = json.loads(run("stats", str(out), "--json").stdout)
     assert row["deals"] == 5 and row["unknown"] == 0
     before = out.read_text()

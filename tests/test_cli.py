@@ -455,8 +455,8 @@ def test_solve_node_limit_gives_unknown() -> None:
     assert lines[1].startswith("# unknown: ") and "node limit" in lines[1]
     code, data = solve_json(LOST_PYSOL, "--node-limit", "1")
     assert code == 3
-    assert set(data) == SOLVE_KEYS
-    assert (data["verdict"], data["moves"]) == ("unknown", [])
+    assert set(data) == SOLVE_KEYS | {"reason"}
+    assert (data["verdict"], data["moves"], data["reason"]) == ("unknown", [], "node limit 1 reached")
 
 
 def test_solve_max_states_gives_unknown() -> None:

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from solver.matrimony import QUICK_STAGES
+from solver.matrimony import EXACT_LABEL, QUICK_STAGES
 from tests.test_cli import assert_bad_input, run
 
 GAME_1 = (
@@ -119,6 +119,7 @@ def test_solve_won_text_and_json_agree() -> None:
     assert moves.count("deal") == 6
     data = json.loads(run("solve", "matrimony", WON_ARNOLD, "--json").stdout)
     assert data["verdict"] == "won" and len(data["moves"]) == len(moves)
+    assert "found_by" not in data  # one search under Arnold's rules
     for move in data["moves"]:
         assert move["move"] in ("play", "deal", "redeal")
         if move["move"] == "play":
@@ -156,7 +157,10 @@ def test_pysol_win_uses_its_own_foundations_and_replays(tmp_path: Path) -> None:
 def test_pysol_win_found_by_a_beam_replays(tmp_path: Path) -> None:
     # Game 6: the greedy lines hold no win; a beam finds one.
     result = run("solve", "matrimony", "6", "--rules", "pysol", "--json")
-    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "won"
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["verdict"] == "won"
+    assert data["found_by"] in [stage.label for stage in QUICK_STAGES if stage.kind == "beam"]
+    assert f"; found by the {data['found_by']})" in run("solve", "matrimony", "6", "--rules", "pysol").stdout.splitlines()[1]
     moves = write(tmp_path, "win.json", result.stdout)
     assert run("verify", "matrimony", "6", "--rules", "pysol", "--moves", moves).exit_code == 0
 
@@ -173,7 +177,22 @@ def test_pysol_time_limit_gives_unknown() -> None:
     # Game 8: the solver takes more than 10 s over it.
     result = run("solve", "matrimony", "8", "--rules", "pysol", "--time-limit", "0.2", "--json")
     assert result.exit_code == 3
-    assert json.loads(result.stdout)["verdict"] == "unknown"
+    data = json.loads(result.stdout)
+    assert (data["verdict"], data["reason"]) == ("unknown", "time limit 0.2s reached")  # the caller's limit
+
+
+def test_batch_records_name_the_search_that_won_and_why_a_deal_is_unknown(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    result = run("batch", "matrimony", "5-7", "--rules", "pysol", "--out", str(out), "--jobs", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["verdict"] for r in records] == ["won"] * 3
+    labels = {stage.label for stage in QUICK_STAGES} | {EXACT_LABEL}
+    assert all(r["found_by"] in labels and "reason" not in r for r in records)
+    arnold = tmp_path / "a.jsonl"
+    assert run("batch", "matrimony", "1", "--out", str(arnold), "--quiet", "--node-limit", "1").exit_code == 0
+    (record,) = [json.loads(line) for line in arnold.read_text().splitlines()]
+    assert (record["verdict"], record["reason"]) == ("unknown", "node limit 1 reached") and "found_by" not in record
 
 
 def test_board_after_every_move() -> None:

@@ -357,8 +357,10 @@ def test_a_depth_first_stage_out_of_its_own_size_leaves_the_next_its_turn(
     assert widths == ([8] if beam_runs else [])
 
 
-def test_no_quick_stage_repeats_another() -> None:
+def test_no_quick_stage_repeats_another_or_its_name() -> None:
     assert len(set(matrimony.QUICK_STAGES)) == len(matrimony.QUICK_STAGES)
+    labels = {stage.label for stage in matrimony.QUICK_STAGES} | {matrimony.EXACT_LABEL}
+    assert len(labels) == len(matrimony.QUICK_STAGES) + 1
 
 
 def pysol_states():

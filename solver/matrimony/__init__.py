@@ -31,6 +31,20 @@ class Stage(NamedTuple):
     seed: int = 0  # beams: the seed of the random tie-break between equal scores
     playouts: bool = False  # PysolPhaseSpace beams: rank states by their greedy playouts
 
+    @property
+    def label(self) -> str:
+        """The stage in a few words, as `solve` and batch records name the search that won."""
+        if self.kind == "dfs":
+            return f"{self.space.label} depth-first, {self.size} states"
+        words = [f"{self.space.label} beam {self.size} wide"]
+        if issubclass(self.space, PysolPhaseSpace):
+            words.append("any holds" if self.holds is None else f"holds up to {self.holds}")
+        if self.playouts:
+            words.append("playouts")
+        if self.seed:
+            words.append(f"seed {self.seed}")
+        return ", ".join(words)
+
     def build(self, table: Table) -> Any:
         """The stage's space over the deal."""
         return self.space(table) if self.holds is None else self.space(table, holds=self.holds)
@@ -67,6 +81,7 @@ class Stage(NamedTuple):
 # came last, and first in line for being cheapest: alone (60 s cap), of the 29 deals
 # that all the other stages left at 180 s, the 64-wide one won 2 (8.5 s a deal on
 # average), the 256-wide one 4 others of the 27 left (29 s a deal).
+EXACT_LABEL = "exact search"  # what found a win that no quick stage found
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
@@ -130,7 +145,7 @@ class Matrimony:
         spent.append(out)
         states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
         if out.verdict == WON:
-            return Solution(WON, space.moves(out.steps), states, seconds)
+            return Solution(WON, space.moves(out.steps), states, seconds, found_by=EXACT_LABEL)
         reason = out.reason  # the limits the caller set, not what the last search had left of them
         if out.limit == "time_limit":
             reason = f"time limit {limits.time_limit}s reached"
@@ -188,7 +203,7 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
         out = stage.run(space, _after(limits, spent))
         spent.append(out)
         if out.verdict == WON:
-            return Solution(WON, space.moves(out.steps), _sum(spent, "states"), _sum(spent, "seconds"))
+            return Solution(WON, space.moves(out.steps), _sum(spent, "states"), _sum(spent, "seconds"), found_by=stage.label)
         if _stops_the_rest(out):
             return None
     return None

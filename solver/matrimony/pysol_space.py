@@ -345,6 +345,8 @@ class PysolGreedySpace(PysolSuits):
     proves nothing.
     """
 
+    label = "greedy"  # how a quick stage over this space is named (Stage.label)
+
     AHEAD_STATES = QUICK_AHEAD_STATES
     TANGLES = False
 
@@ -375,6 +377,8 @@ class PysolHoldSpace(PysolGreedySpace):
     plays (`safe`) before it and holds every other card back. A win is a win; a loss here
     proves nothing.
     """
+
+    label = "hold"  # how a quick stage over this space is named (Stage.label)
 
     def open_successors(self, pos: Position) -> Iterator[tuple[tuple, Position]]:
         yield from super().open_successors(pos)
@@ -527,6 +531,8 @@ class PysolPhaseSpace(PysolSpace):
     the 12,883 phases of the one- and two-hold beams, in 51 of 6,485 with three holds and
     in 329 of 7,056 with any number.
     """
+
+    label = "phase"  # how a quick stage over this space is named (Stage.label)
 
     def __init__(self, table: Table, start: Position | None = None, outcomes: int = 300, holds: int | None = None) -> None:
         super().__init__(table, start)
