@@ -4,12 +4,12 @@ A results file holds one JSON object a line, one line per game number:
 `{"game","rules","game_number","verdict","moves","states","seconds","version"}`, where
 `moves` is the length of the winning line (0 when not won). An `unknown` line adds its
 `reason` (the limit that cut it short); a won line of a game that tries several searches
-(Matrimony under PySolFC's rules) adds `found_by`, the one that won. `solution` (the move list) and
-`analysis` (`{"complete","states","playouts","random","greedy","seconds"}`: the random and
-greedy players' odds of winning as `{"value","low","high"}`, exact when the state graph is
-complete, else estimated from `playouts` games) are added on request. Lines are appended
-as deals finish, each with a single write, so a killed batch leaves at worst one torn last
-line, which `read_results` cuts off.
+(Matrimony under PySolFC's rules) adds `found_by`, the one that won. `solution` (the move
+list) and `analysis` (`{"complete","states","playouts","random","greedy","seconds"}`: the
+random and greedy players' odds of winning as `{"value","low","high"}`, exact when the
+state graph is complete, else estimated from `playouts` games) are added on request. Lines
+are appended as deals finish, each with a single write, so a killed batch leaves at worst
+one torn last line, which `read_results` cuts off.
 """
 
 from __future__ import annotations
