@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import RANKS, SUITS, Card, full_deck
+from solver.cards import Card, full_deck
 from solver.deals import format_deal_text, numbered_deal, parse_deal_text
 from solver.errors import CardError, DealError, GameNumberError
 from solver.numbering import GameNumber, shuffled_ids

@@ -10,7 +10,7 @@ from ..cards import Card
 from ..errors import DealError
 from ..game import Replay, Solution
 from ..numbering import GameNumber
-from ..search import UNKNOWN, WON, Limits, Outcome, solve
+from ..search import WON, Limits, Outcome, solve
 from . import board, verify
 from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
