@@ -27,13 +27,6 @@ COLUMNS = ("stage", "won", "only this stage", "mean s", "mean s of a win", "wins
 RULES = RULE_SETS["pysol"]
 
 
-def stage_name(stage: Stage) -> str:
-    holds = "" if stage.holds is None else f", {stage.holds} held a phase"
-    seed = f", seed {stage.seed}" if stage.seed else ""
-    playouts = ", playouts" if stage.playouts else ""
-    return f"{stage.kind} {stage.space.__name__} {stage.size}{holds}{seed}{playouts}"
-
-
 def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:
     """Whether the stage alone wins the deal within `seconds`, and the time it took."""
     space = stage.build(table)
@@ -41,7 +34,7 @@ def run_stage(stage: Stage, table: Table, seconds: float) -> tuple[bool, float]:
     out = stage.run(space, Limits(time_limit=seconds))
     took = time.perf_counter() - started
     if out.verdict == WON and not GAME.referee(RULES, table.deal, space.moves(out.steps)).won:
-        raise SystemExit(f"{stage_name(stage)}: the referee rejects a winning line")
+        raise SystemExit(f"{stage.label}: the referee rejects a winning line")
     return out.verdict == WON, took
 
 
@@ -51,7 +44,7 @@ def main() -> None:
     parser.add_argument("last", type=int)
     parser.add_argument("--time-limit", type=float, default=8.0, help="seconds per stage and deal")
     args = parser.parse_args()
-    names = [stage_name(s) for s in QUICK_STAGES] + ["the whole solver"]
+    names = [s.label for s in QUICK_STAGES] + ["the whole solver"]
     wins: dict[str, list[int]] = {name: [] for name in names}
     times: dict[str, list[float]] = {name: [] for name in names}
     win_times: dict[str, list[float]] = {name: [] for name in names}
