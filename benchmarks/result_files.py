@@ -20,7 +20,7 @@ from solver.stats import Summary, summarize  # noqa: E402
 # The files whose unknown deals were then solved again with longer limits (--retry-unknown),
 # in the order they ran.
 RETRY_LIMITS = {
-    "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180"),
+    "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180", " --time-limit 300"),
     "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30"),
 }
 
