@@ -21,7 +21,7 @@ from solver.stats import Summary, summarize  # noqa: E402
 # in the order they ran.
 RETRY_LIMITS = {
     "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180", " --time-limit 300"),
-    "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30"),
+    "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30", " --time-limit 300"),
 }
 
 
