@@ -17,6 +17,7 @@ from .deal import hooked, numbered_deal
 from .moves import Move, move_from_json, parse_move
 from .play import Table
 from .player import PlayerView
+from .pysol_finish import PysolFinishSpace, finishing_beam
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 
@@ -24,7 +25,8 @@ from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
 class Stage(NamedTuple):
     """One search under PySolFC's rules that only looks for wins (see `_quick_win`)."""
 
-    kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide
+    kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide;
+    # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py)
     space: type
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
@@ -58,6 +60,8 @@ class Stage(NamedTuple):
             if own and out.limit == "node_limit":
                 return replace(out, reason=f"{self.size} states searched depth-first found no win", limit=None)
             return out
+        if self.kind == "finish":
+            return finishing_beam(space, self.size, limits, self.seed, self.playouts)
         playout = space.greedy_phase if self.playouts else None
         return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred(), playout)
 
@@ -84,7 +88,9 @@ EXACT_LABEL = "exact search"  # how a win that no quick stage found is named (St
 # that all the other stages left at 180 s, the 64-wide one won 2 (8.5 s a deal on
 # average), the 256-wide one 4 others of the 27 left (29 s a deal). In the whole solver
 # at 300 s a deal, those 29 gave 6 wins to them, 2 to the 4,096-wide beam and 1 to the
-# exact search (data/README.md).
+# exact search (data/README.md). The finishing beam comes last: the exact search from up
+# to 16 positions after the last deal costs up to two minutes or more, but it won game
+# 100, which every stage before it left at 300 s (pysol_finish.py).
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
@@ -108,6 +114,7 @@ QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 1024),
     Stage("beam", PysolPhaseSpace, 1024, holds=3, seed=1),
     Stage("beam", PysolPhaseSpace, 4096),
+    Stage("finish", PysolFinishSpace, 16, holds=3, playouts=True),
 )
 
 

@@ -1,0 +1,128 @@
+"""A phase beam that hands the positions it keeps at the start of the redeal phase to the
+exact search: a quick stage for PySolFC's Matrimony that finds wins the beams miss.
+
+Why. A beam keeps a few positions a deal or redeal and, in each phase, only the lines that
+hold back a few cards; the exact space (`PysolSpace`) has every line. Right after the last
+deal the exact search from one position is small enough to finish: on the deals that every
+other stage left `unknown` at 300 s, it proved such positions lost in 66,000-117,000 states
+or won one of them in 78,000 (game 100; `benchmarks/redeal_start_cost.py`). So a beam that
+reaches the redeal phase with a position from which a win exists, but does not find that
+win itself, wins here.
+
+How. `PysolFinishSpace` is the phase space, except at a hand-over state (stock empty,
+`at_round` redeals made: by default right after the last deal). There the exact search runs
+from the state, within `nodes` states and what the caller's limits leave (`finishing_beam`
+shares them):
+- won: the state's one successor is the win, its step the exact line (phase steps are
+  tuples of the exact space's steps, so the phase space's `moves` reads it);
+- lost: no successor. The exact space keeps the state's holds, as the phase space does,
+  so no line of the beam from there could win either;
+- cut short: the phase space's own successors, as if nothing had been tried.
+A win is a real win (the beam's line to the state, then the exact line); anything else
+proves nothing, as for every quick stage.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Hashable, Iterator
+
+from ..beam import beam_search
+from ..search import WON, Limits, Outcome, solve
+from .play import Position, Table
+from .pysol_space import PysolPhaseSpace, PysolState
+from .rules import DECK, FOUNDATION_CARDS, PILES
+
+FINISH_NODES = 100_000  # states the exact search may generate from one hand-over state
+
+
+class ExactFrom:
+    """The exact space (one decision per edge) of a PySolFC space, started from `root`."""
+
+    def __init__(self, space: PysolPhaseSpace, root: PysolState) -> None:
+        self.space, self.root = space, root
+
+    def start(self) -> PysolState:
+        return self.root
+
+    def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
+        return self.space.edges(state, check_ends=True)
+
+    def is_won(self, state: PysolState) -> bool:
+        return self.space.is_won(state)
+
+    def key(self, state: PysolState) -> Hashable:
+        return self.space.key(state)
+
+
+class PysolFinishSpace(PysolPhaseSpace):
+    """The phase space, with the exact search at each hand-over state (module docstring)."""
+
+    label = "finishing phase"  # how a quick stage over this space is named (Stage.label)
+
+    def __init__(
+        self,
+        table: Table,
+        start: Position | None = None,
+        outcomes: int = 300,
+        holds: int | None = None,
+        nodes: int = FINISH_NODES,
+        at_round: int = 0,
+    ) -> None:
+        super().__init__(table, start, outcomes, holds)
+        self.nodes, self.at_round = nodes, at_round
+        self.share(Limits(node_limit=None, time_limit=None))
+
+    def share(self, limits: Limits) -> None:
+        """Let the exact searches from now on spend at most `limits` between them (nodes and
+        time; each also within `max_states`)."""
+        self.limits = limits
+        self.deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+        self.finished: list[Outcome] = []
+
+    def spent_nodes(self) -> int:
+        return sum(out.nodes for out in self.finished)
+
+    def phase(self, state: PysolState, check_ends: bool) -> Iterator[tuple[tuple, PysolState]]:
+        if state.pos.stock == DECK and state.pos.rounds == self.at_round:
+            out = self.finish(state)
+            if out is not None and out.verdict == WON:
+                yield tuple(out.steps), self.won_state(state)
+                return
+            if out is not None and out.limit is None:
+                return  # lost: every line from here that keeps its holds was searched
+        yield from super().phase(state, check_ends)
+
+    def finish(self, state: PysolState) -> Outcome | None:
+        """The exact search from `state` within what is left, or None when nothing is."""
+        nodes = self.nodes
+        if self.limits.node_limit is not None:
+            nodes = min(nodes, self.limits.node_limit - self.spent_nodes())
+        seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+        if nodes < 1 or (seconds is not None and seconds <= 0):
+            return None
+        out = solve(ExactFrom(self, state), replace(self.limits, node_limit=nodes, time_limit=seconds, first_pass=None))
+        self.finished.append(out)
+        return out
+
+    def won_state(self, state: PysolState) -> PysolState:
+        """The position at the end of a win from `state`: every card on the foundations (the
+        rounds it took do not matter to a beam, which stops at a win)."""
+        pos = state.pos
+        return PysolState(Position((b"",) * PILES, (FOUNDATION_CARDS,) * 8, DECK, pos.rounds), frozenset(), frozenset())
+
+
+def finishing_beam(space: PysolFinishSpace, width: int, limits: Limits, seed: int, playouts: bool) -> Outcome:
+    """A phase beam over `space` whose exact searches share `limits` with it: a node limit
+    goes half to the beam and half to them, and their states count in the outcome."""
+    beam_limits = limits
+    if limits.node_limit is not None:
+        beam_limits = replace(limits, node_limit=(limits.node_limit + 1) // 2)
+        space.share(replace(limits, node_limit=limits.node_limit // 2))
+    else:
+        space.share(limits)
+    playout = space.greedy_phase if playouts else None
+    out = beam_search(space, space.cards_down, width, beam_limits, seed, space.deferred(), playout)
+    extra = space.spent_nodes()
+    return replace(out, states=out.states + extra, nodes=out.nodes + extra)
