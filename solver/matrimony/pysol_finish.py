@@ -3,20 +3,22 @@ exact search: a quick stage for PySolFC's Matrimony that finds wins the beams mi
 
 Why. A beam keeps a few positions a deal or redeal and, in each phase, only the lines that
 hold back a few cards; the exact space (`PysolSpace`) has every line. Right after the last
-deal the exact search from one position is small enough to finish: on the deals that every
-other stage left `unknown` at 300 s, it proved such positions lost in 66,000-117,000 states
-or won one of them in 78,000 (game 100; `benchmarks/redeal_start_cost.py`). So a beam that
-reaches the redeal phase with a position from which a win exists, but does not find that
-win itself, wins here.
+deal the exact search from one position is often small enough to finish: on the deals
+that every other stage left `unknown` at 300 s, it proved such positions lost in
+66,000-117,000 states, or won one in 32,000-78,000 (`benchmarks/redeal_start_cost.py`).
+So a beam that reaches the redeal phase with a position from which a win exists, but does
+not find that win itself, wins here: a 16-wide one won 4 of those 20 deals this way (100,
+318, 497 and 754; two minutes a deal at most).
 
 How. `PysolFinishSpace` is the phase space, except at a hand-over state (stock empty,
 `at_round` redeals made: by default right after the last deal). There the exact search runs
-from the state, within `nodes` states and what the caller's limits leave (`finishing_beam`
+from the state's position, within `nodes` states and what the caller's limits leave (`finishing_beam`
 shares them):
 - won: the state's one successor is the win, its step the exact line (phase steps are
   tuples of the exact space's steps, so the phase space's `moves` reads it);
-- lost: no successor. The exact space keeps the state's holds, as the phase space does,
-  so no line of the beam from there could win either;
+- lost: no successor. The search starts from the state's position with nothing held
+  back (every line from there, more than the beam's, which keep the state's holds), so
+  its "lost" is the position's;
 - cut short: the phase space's own successors, as if nothing had been tried.
 A win is a real win (the beam's line to the state, then the exact line); anything else
 proves nothing, as for every quick stage.
@@ -102,7 +104,8 @@ class PysolFinishSpace(PysolPhaseSpace):
         seconds = None if self.deadline is None else self.deadline - time.perf_counter()
         if nodes < 1 or (seconds is not None and seconds <= 0):
             return None
-        out = solve(ExactFrom(self, state), replace(self.limits, node_limit=nodes, time_limit=seconds, first_pass=None))
+        root = PysolState(state.pos, frozenset(), frozenset())
+        out = solve(ExactFrom(self, root), replace(self.limits, node_limit=nodes, time_limit=seconds, first_pass=None))
         self.finished.append(out)
         return out
 
