@@ -90,7 +90,7 @@ EXACT_LABEL = "exact search"  # how a win that no quick stage found is named (St
 # at 300 s a deal, those 29 gave 6 wins to them, 2 to the 4,096-wide beam and 1 to the
 # exact search (data/README.md). The finishing beam comes last: the exact search from up
 # to 16 positions after the last deal may cost minutes, but alone (two minutes a deal)
-# it won 4 of the 20 deals every stage before it left at 300 s (pysol_finish.py).
+# it won 5 of the 20 deals every stage before it left at 300 s (pysol_finish.py).
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),

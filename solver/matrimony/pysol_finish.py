@@ -5,10 +5,10 @@ Why. A beam keeps a few positions a deal or redeal and, in each phase, only the 
 hold back a few cards; the exact space (`PysolSpace`) has every line. Right after the last
 deal the exact search from one position is often small enough to finish: on the deals
 that every other stage left `unknown` at 300 s, it proved such positions lost in
-66,000-117,000 states, or won one in 32,000-78,000 (`benchmarks/redeal_start_cost.py`).
+66,000-117,000 states, or won one in 19,000-78,000 (`benchmarks/redeal_start_cost.py`).
 So a beam that reaches the redeal phase with a position from which a win exists, but does
-not find that win itself, wins here: a 16-wide one won 4 of those 20 deals this way (100,
-318, 497 and 754; two minutes a deal at most).
+not find that win itself, wins here: a 16-wide one won 5 of those 20 deals this way (100,
+318, 497, 754 and 803; two minutes a deal at most).
 
 How. `PysolFinishSpace` is the phase space, except at a hand-over state (stock empty,
 `at_round` redeals made: by default right after the last deal). There the exact search runs
