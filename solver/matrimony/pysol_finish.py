@@ -93,7 +93,7 @@ class PysolFinishSpace(PysolPhaseSpace):
                 yield tuple(out.steps), self.won_state(state)
                 return
             if out is not None and out.limit is None:
-                return  # lost: every line from here that keeps its holds was searched
+                return  # lost: the position itself, whatever the line holds back
         yield from super().phase(state, check_ends)
 
     def finish(self, state: PysolState) -> Outcome | None:
