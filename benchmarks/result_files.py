@@ -18,17 +18,29 @@ from solver.stats import Summary, summarize  # noqa: E402
 
 
 # The files whose unknown deals were then solved again with longer limits (--retry-unknown),
-# in the order they ran.
-RETRY_LIMITS = {
-    "matrimony-pysol-1-1000": (" --time-limit 30", " --time-limit 180", " --time-limit 300"),
+# in the order they ran: the options, or (the options, the game numbers given as RANGE
+# instead of the file's range).
+RETRY_LIMITS: dict[str, tuple[str | tuple[str, str], ...]] = {
+    "matrimony-pysol-1-1000": (
+        " --time-limit 30",
+        " --time-limit 180",
+        " --time-limit 300",
+        (" --time-limit 600", "100,318,497,754,803"),
+    ),
     "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30", " --time-limit 300"),
 }
 
 
 def retries(path: Path) -> str:
     """The retries that followed a file's first command, as the tables print them."""
-    limits = RETRY_LIMITS.get(path.name.split(".")[0], ())
-    return "".join(f", then the same with `--retry-unknown{limit}`" for limit in limits)
+    text = ""
+    for retry in RETRY_LIMITS.get(path.name.split(".")[0], ()):
+        if isinstance(retry, str):
+            text += f", then the same with `--retry-unknown{retry}`"
+        else:
+            options, numbers = retry
+            text += f", then the same with RANGE `{numbers}` and `--retry-unknown{options}`"
+    return text
 
 
 def summaries(names: list[str], luck: bool) -> Iterator[tuple[Path, int, int, Summary]]:
