@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Iterator, Protocol, TypeVar
 
 S = TypeVar("S")
@@ -86,7 +86,7 @@ def solve(space: SearchSpace, limits: Limits = Limits()) -> Outcome:
             continue
         except _Stop as stop:
             limit, reason = stop.args
-            return replace(search.outcome(UNKNOWN, reason=reason), limit=limit)
+            return search.outcome(UNKNOWN, reason=reason, limit=limit)
         return search.outcome(LOST) if steps is None else search.outcome(WON, steps)
 
 
@@ -101,9 +101,9 @@ class _Search:
         self.nodes = 0
         self.open = 0  # states seen in the current pass but not proven lost
 
-    def outcome(self, verdict: str, steps: list | None = None, reason: str = "") -> Outcome:
+    def outcome(self, verdict: str, steps: list | None = None, reason: str = "", limit: str | None = None) -> Outcome:
         return Outcome(
-            verdict, steps or [], len(self.closed) + self.open, self.nodes, time.perf_counter() - self.started, reason
+            verdict, steps or [], len(self.closed) + self.open, self.nodes, time.perf_counter() - self.started, reason, limit
         )
 
     def dfs(self, root: S, budget: int | None, shuffle) -> list | None:
