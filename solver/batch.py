@@ -121,7 +121,7 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
         "seconds": round(solution.seconds, 4),
         "version": __version__,
     }
-    if solution.found_by and solution.verdict == "won":
+    if solution.found_by:  # set on wins only, as `solve --json` reads it
         record["found_by"] = solution.found_by
     if solution.verdict == "unknown":
         record["reason"] = solution.reason

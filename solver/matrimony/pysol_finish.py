@@ -40,7 +40,11 @@ FINISH_NODES = 100_000  # states the exact search may generate from one hand-ove
 
 
 class ExactFrom:
-    """The exact space (one decision per edge) of a PySolFC space, started from `root`."""
+    """The exact space (one decision per edge) of a PySolFC space, started from `root`.
+
+    `PysolSpace(table, start=...)` is the same space; this view reuses the finishing
+    space's own caches (the suit puzzles, tangles, what the foundations accept), which the
+    beam has already filled for this deal, instead of starting each hand-over empty."""
 
     def __init__(self, space: PysolPhaseSpace, root: PysolState) -> None:
         self.space, self.root = space, root
