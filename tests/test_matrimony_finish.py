@@ -77,3 +77,14 @@ def test_out_of_time_it_searches_nothing_exactly() -> None:
     stage = Stage("finish", PysolFinishSpace, 4, holds=3, playouts=True)
     out = stage.run(stage.build(table), Limits(time_limit=0.0))
     assert out.limit == "time_limit"
+
+
+def test_a_stage_budget_bounds_each_exact_search() -> None:
+    stage = Stage("finish", PysolFinishSpace, 4, holds=3, playouts=True, budget=300)
+    table = Table(PYSOL, deal_of(100))
+    space = stage.build(table)
+    stage.run(space, Limits(node_limit=40_000))
+    assert space.finished, "the beam got to the redeal phase and handed over"
+    assert all(search.nodes <= 301 for search in space.finished)  # one state past the budget
+    assert any(search.limit == "node_limit" for search in space.finished)
+    assert "300 states a hand-over" in stage.label

@@ -32,6 +32,7 @@ class Stage(NamedTuple):
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
     seed: int = 0  # beams: the seed of the random tie-break between equal scores
     playouts: bool = False  # PysolPhaseSpace beams: rank states by their greedy playouts
+    budget: int | None = None  # "finish": the states of each exact search (FINISH_NODES if None)
 
     @property
     def label(self) -> str:
@@ -45,11 +46,18 @@ class Stage(NamedTuple):
             words.append("playouts")
         if self.seed:
             words.append(f"seed {self.seed}")
+        if self.budget is not None:
+            words.append(f"{self.budget} states a hand-over")
         return ", ".join(words)
 
     def build(self, table: Table) -> Any:
         """The stage's space over the deal."""
-        return self.space(table) if self.holds is None else self.space(table, holds=self.holds)
+        options: dict[str, int] = {}
+        if self.holds is not None:
+            options["holds"] = self.holds
+        if self.budget is not None:
+            options["nodes"] = self.budget
+        return self.space(table, **options)
 
     def run(self, space: Any, limits: Limits) -> Outcome:
         """The stage's search over its space, within `limits` (a depth-first one also
