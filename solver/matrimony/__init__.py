@@ -98,7 +98,10 @@ EXACT_LABEL = "exact search"  # how a win that no quick stage found is named (St
 # at 300 s a deal, those 29 gave 6 wins to them, 2 to the 4,096-wide beam and 1 to the
 # exact search (data/README.md). The finishing beam comes last: the exact search from up
 # to 16 positions after the last deal may cost minutes, but alone (two minutes a deal)
-# it won 5 of the 20 deals every stage before it left at 300 s (pysol_finish.py).
+# it won 5 of the 20 deals every stage before it left at 300 s (pysol_finish.py). A 64-wide
+# one, whose exact searches stop at 50,000 states, follows: alone (150 s a deal) it won 3
+# of the 15 that all of that left at 300-600 s (211, 439 and 763), where it tries 8-13
+# positions a deal in that time.
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
@@ -123,6 +126,7 @@ QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 1024, holds=3, seed=1),
     Stage("beam", PysolPhaseSpace, 4096),
     Stage("finish", PysolFinishSpace, 16, holds=3, playouts=True),
+    Stage("finish", PysolFinishSpace, 64, holds=3, playouts=True, budget=50_000),
 )
 
 
