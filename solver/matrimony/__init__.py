@@ -101,7 +101,8 @@ EXACT_LABEL = "exact search"  # how a win that no quick stage found is named (St
 # it won 5 of the 20 deals every stage before it left at 300 s (pysol_finish.py). A 64-wide
 # one, whose exact searches stop at 50,000 states, follows: alone (150 s a deal) it won 3
 # of the 15 that all of that left at 300-600 s (211, 439 and 763); on the 7 others timed,
-# it got through 8-13 of its 64 positions in that time.
+# it got through 8-13 of its 64 positions in that time. In the whole solver at 900 s a deal
+# it won none of the 15: it runs after every other stage (data/README.md).
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
