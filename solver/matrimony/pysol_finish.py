@@ -11,9 +11,9 @@ not find that win itself, wins here: a 16-wide one won 5 of those 20 deals this 
 318, 497, 754 and 803; two minutes a deal at most).
 
 How. `PysolFinishSpace` is the phase space, except at a hand-over state (stock empty,
-`at_round` redeals made: by default right after the last deal). There the exact search runs
-from the state's position, within `nodes` states and what the caller's limits leave (`finishing_beam`
-shares them):
+`at_round` redeals made: by default right after the last deal). There the exact search
+runs from the state's position, within `nodes` states and what the caller's limits leave
+(`finishing_beam` shares them):
 - won: the state's one successor is the win, its step the exact line (phase steps are
   tuples of the exact space's steps, so the phase space's `moves` reads it);
 - lost: no successor. The search starts from the state's position with nothing held
