@@ -17,6 +17,7 @@ from .common import (
     deal_file_option,
     game_argument,
     input_errors,
+    interruptible,
     json_option,
     number_argument,
     playouts_option,
@@ -37,6 +38,7 @@ DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
 @click.option("--dot", type=click.Path(dir_okay=False, writable=True), help="Write the graph as Graphviz DOT.")
 @click.option("--png", type=click.Path(dir_okay=False, writable=True), help="Draw a small graph (needs matplotlib).")
 @json_option
+@interruptible
 @input_errors
 def analyze_command(
     game_name: str,

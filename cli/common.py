@@ -1,8 +1,10 @@
-"""What the commands share: choosing a deal, limits, and turning input errors into exit 2."""
+"""What the commands share: choosing a deal, limits, the progress option, and turning input
+errors into exit 2 and Ctrl-C into exit 130."""
 
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -36,6 +38,37 @@ def input_errors(command: Callable) -> Callable:
             raise BadInput(str(err)) from None
 
     return wrapper
+
+
+INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
+
+
+def interruptible(command: Callable) -> Callable:
+    """Ctrl-C: one line and exit 130, which no verdict uses (click's own answer is exit 1,
+    which `solve` uses for lost)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("Interrupted before an answer.", err=True)
+            sys.exit(INTERRUPTED)
+
+    return wrapper
+
+
+def progress_option(command: Callable) -> Callable:
+    """--progress/--no-progress: the status line of cli/progress.py (default: on a terminal)."""
+    return click.option(
+        "--progress/--no-progress",
+        default=None,
+        help="Show which search runs, on stderr (default: when stderr is a terminal).",
+    )(command)
+
+
+def shows_progress(flag: bool | None) -> bool:
+    return sys.stderr.isatty() if flag is None else flag
 
 
 # `-3` is then read as a (bad) game number, reported in one line, not as an unknown option.

@@ -15,12 +15,16 @@ from .common import (
     deal_file_option,
     game_argument,
     input_errors,
+    interruptible,
     json_option,
     limit_options,
     limits_from,
     number_argument,
+    progress_option,
     rules_option,
+    shows_progress,
 )
+from .progress import SearchBar
 
 EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 SOLVER_FAULT = 4
@@ -34,6 +38,8 @@ SOLVER_FAULT = 4
 @limit_options
 @click.option("--board", is_flag=True, help="Draw the layout after each move.")
 @json_option
+@progress_option
+@interruptible
 @input_errors
 def solve_command(
     game_name: str,
@@ -45,18 +51,21 @@ def solve_command(
     max_states: int | None,
     board: bool,
     as_json: bool,
+    progress: bool | None,
 ) -> None:
     """Decide whether game N (or a deal file) can be won; print the moves of a win.
 
     The verdict is `won` (with moves), `lost` (every reachable position was searched) or
     `unknown` (a limit cut the search short). Exit status: 0 won, 1 lost, 3 unknown,
-    2 bad input.
+    2 bad input, 130 stopped by Ctrl-C.
 
     Example: wedlock solve monte-carlo 12345 --board
     """
     chosen = choose_deal(game_name, number, deal_file, rules_name)
     game, rules = chosen.game, chosen.rules
-    solution = game.solve(rules, chosen.cards, limits_from(node_limit, time_limit, max_states))
+    limits = limits_from(node_limit, time_limit, max_states)
+    with SearchBar(shows_progress(progress), f"{game.name} {chosen.label}") as bar:
+        solution = game.solve(rules, chosen.cards, limits, bar)
     if solution.verdict == WON:
         replay = game.referee(rules, chosen.cards, solution.moves)
         if not replay.won:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Protocol, Sequence
+from typing import Any, Callable, Hashable, Protocol, Sequence
 
 from .cards import Card
 from .errors import RulesError
@@ -20,6 +20,13 @@ class Solution:
     seconds: float = 0.0
     reason: str = ""  # why the verdict is `unknown`
     found_by: str = ""  # which of a game's searches found the win, when it tries several
+
+
+EXACT_LABEL = "exact search"  # how progress, and a solver that tries several searches, name the exact one
+
+# Told as each of a solver's searches starts: (searches already run, searches in all, the
+# label of the one starting). A win ends the solve early, so the count may stop short.
+Progress = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,7 @@ class Game(Protocol):
 
     def check_deal(self, rules: Any, cards: Sequence[Card]) -> list[Card]: ...
 
-    def solve(self, rules: Any, cards: Sequence[Card], limits: Limits) -> Solution: ...
+    def solve(self, rules: Any, cards: Sequence[Card], limits: Limits, progress: Progress | None = None) -> Solution: ...
 
     def referee(self, rules: Any, cards: Sequence[Card], moves: Sequence[Hashable]) -> Replay: ...
 

@@ -17,6 +17,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
+from solver import analysis
+from solver.games import GAMES
 
 try:  # click < 8.2 mixes stderr into stdout unless told not to
     RUNNER = CliRunner(mix_stderr=False)
@@ -462,6 +464,30 @@ def test_solve_node_limit_gives_unknown() -> None:
 def test_solve_max_states_gives_unknown() -> None:
     code, data = solve_json(LOST_PYSOL, "--max-states", "1")
     assert (code, data["verdict"]) == (3, "unknown")
+
+
+def test_solve_progress_names_the_search_on_stderr_only() -> None:
+    quiet = run("solve", "monte-carlo", WON_PYSOL)
+    shown = run("solve", "monte-carlo", WON_PYSOL, "--progress")
+    assert shown.exit_code == quiet.exit_code == 0
+    assert f"monte-carlo game {WON_PYSOL}, search 1 of 1: exact search" in shown.stderr
+    assert numbered_moves(shown.stdout) == numbered_moves(quiet.stdout)  # stdout is the same
+    assert shown.stdout.splitlines()[0] == quiet.stdout.splitlines()[0]
+    assert quiet.stderr == ""  # the runner's stderr is no terminal: no line unless asked
+    assert run("solve", "monte-carlo", WON_PYSOL, "--no-progress").stderr == ""
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_ctrl_c_is_one_line_and_exit_130_not_a_verdict(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(type(GAMES["monte-carlo"]), "solve", interrupted)
+    monkeypatch.setattr(analysis, "build", interrupted)
+    result = run(command, "monte-carlo", WON_PYSOL, "--progress" if command == "solve" else "--json")
+    assert result.exit_code == 130  # not 1, which `solve` answers for lost
+    assert result.stdout == ""
+    assert [line for line in result.stderr.splitlines() if line.strip()][-1] == "Interrupted before an answer."
 
 
 def test_solve_board_draws_the_deal_and_a_board_after_each_move() -> None:

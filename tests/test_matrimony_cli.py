@@ -13,7 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from solver.matrimony import EXACT_LABEL, QUICK_STAGES
+from solver.game import EXACT_LABEL
+from solver.matrimony import QUICK_STAGES
 from tests.test_cli import assert_bad_input, run
 
 GAME_1 = (
@@ -179,6 +180,15 @@ def test_pysol_time_limit_gives_unknown() -> None:
     assert result.exit_code == 3
     data = json.loads(result.stdout)
     assert (data["verdict"], data["reason"]) == ("unknown", "time limit 0.2s reached")  # the caller's limit
+
+
+def test_solve_progress_counts_the_quick_stages_then_the_exact_search() -> None:
+    result = run("solve", "matrimony", "8", "--rules", "pysol", "--node-limit", "50", "--progress")
+    assert result.exit_code == 3
+    total = len(QUICK_STAGES) + 1
+    assert f"matrimony game 8, search 1 of {total}: {QUICK_STAGES[0].label}" in result.stderr
+    assert f"matrimony game 8, search {total} of {total}: {EXACT_LABEL}" in result.stderr
+    assert result.stdout.splitlines()[1].startswith("# unknown: node limit 50 reached")
 
 
 def test_batch_records_name_the_search_that_won_and_why_a_deal_is_unknown(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from solver.beam import beam_search
 from solver.cards import Card
+from solver.game import EXACT_LABEL
 from solver import matrimony
 from solver.matrimony import GAME, Stage
 from solver.matrimony.arnold_space import ArnoldSpace
@@ -357,9 +358,30 @@ def test_a_depth_first_stage_out_of_its_own_size_leaves_the_next_its_turn(
     assert widths == ([8] if beam_runs else [])
 
 
+def test_progress_names_each_search_as_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    def told(rules: str, game: int, limits: Limits) -> tuple[list, object]:
+        calls: list = []
+        solution = GAME.solve(RULE_SETS[rules], deal_of(game), limits, lambda *call: calls.append(call))
+        return calls, solution
+
+    # A deal the first stage wins: one search, and the win names it.
+    calls, solution = told("pysol", 2, Limits())
+    total = len(matrimony.QUICK_STAGES) + 1
+    assert calls == [(0, total, matrimony.QUICK_STAGES[0].label)] and solution.found_by == calls[0][2]
+    # Stages that find nothing: each in turn, then the exact search.
+    stages = (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8))
+    monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
+    calls, solution = told("pysol", 94, Limits(node_limit=200))
+    assert calls == [(0, 3, stages[0].label), (1, 3, stages[1].label), (2, 3, EXACT_LABEL)]
+    assert solution.verdict == UNKNOWN
+    # Arnold's rules: the one exact search.
+    calls, solution = told("arnold", 1, Limits(node_limit=50))
+    assert calls == [(0, 1, EXACT_LABEL)]
+
+
 def test_no_quick_stage_repeats_another_or_its_name() -> None:
     assert len(set(matrimony.QUICK_STAGES)) == len(matrimony.QUICK_STAGES)
-    labels = {stage.label for stage in matrimony.QUICK_STAGES} | {matrimony.EXACT_LABEL}
+    labels = {stage.label for stage in matrimony.QUICK_STAGES} | {EXACT_LABEL}
     assert len(labels) == len(matrimony.QUICK_STAGES) + 1
 
 

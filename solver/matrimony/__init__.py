@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, Sequence
 from ..beam import beam_search
 from ..cards import Card
 from ..errors import DealError
-from ..game import Replay, Solution
+from ..game import EXACT_LABEL, Progress, Replay, Solution
 from ..numbering import GameNumber
 from ..search import WON, Limits, Outcome, solve
 from . import board, verify
@@ -151,19 +151,24 @@ class Matrimony:
             raise DealError(f"Matrimony needs 104 cards, got {len(cards)}")
         return hooked(cards)
 
-    def solve(self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits) -> Solution:
+    def solve(
+        self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
+    ) -> Solution:
         """Arnold: the phase space. PySolFC: quick searches that only find wins (two
         depth-first, then beams), then the exact space (see pysol_space.py)."""
         table = Table(rules, tuple(cards))
+        tell = progress or _silent
         if rules.forced_steps:
             space = ArnoldSpace(table)
+            tell(0, 1, EXACT_LABEL)
             out = solve(space, limits)
             return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
         spent: list[Outcome] = []
-        won = _quick_win(table, limits, spent)
+        won = _quick_win(table, limits, spent, tell)
         if won is not None:
             return won
         space = PysolSpace(table)
+        tell(len(QUICK_STAGES), len(QUICK_STAGES) + 1, EXACT_LABEL)
         out = solve(space, _after(limits, spent, single_pass=True))
         spent.append(out)
         states, seconds = _sum(spent, "states"), _sum(spent, "seconds")
@@ -207,7 +212,11 @@ class Matrimony:
         return PlayerView(Table(rules, tuple(cards)))
 
 
-def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution | None:
+def _silent(done: int, total: int, label: str) -> None:
+    """Progress that nobody is told."""
+
+
+def _quick_win(table: Table, limits: Limits, spent: list[Outcome], tell: Progress = _silent) -> Solution | None:
     """A win found by the searches that only look for wins (QUICK_STAGES), or None.
 
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
@@ -218,7 +227,8 @@ def _quick_win(table: Table, limits: Limits, spent: list[Outcome]) -> Solution |
     Each runs within what the stages before left of the caller's limits; one that hits the
     time or node limit ends them all (`_stops_the_rest`)."""
     spaces: dict = {}
-    for stage in QUICK_STAGES:
+    for n, stage in enumerate(QUICK_STAGES):
+        tell(n, len(QUICK_STAGES) + 1, stage.label)  # the exact search is the last
         which = (stage.space, stage.holds)
         if which not in spaces:  # one of each, so that later stages reuse its caches
             spaces[which] = stage.build(table)

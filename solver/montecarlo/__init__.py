@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from ..cards import Card
 from ..deals import numbered_deal
 from ..errors import DealError
-from ..game import Replay, Solution
+from ..game import EXACT_LABEL, Progress, Replay, Solution
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, verify
@@ -42,8 +42,12 @@ class MonteCarlo:
         table = Table(rules, tuple(cards))
         return SequenceSpace(table) if rules.consolidation == SLIDE else ColumnSpace(table)
 
-    def solve(self, rules: MonteCarloRules, cards: Sequence[Card], limits: Limits) -> Solution:
+    def solve(
+        self, rules: MonteCarloRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
+    ) -> Solution:
         space = self.space(rules, cards)
+        if progress is not None:
+            progress(0, 1, EXACT_LABEL)
         out = solve(space, limits)
         return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
 

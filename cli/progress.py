@@ -1,0 +1,53 @@
+"""A status line on stderr while one deal is solved: which of the solver's searches runs.
+
+A PySolFC Matrimony deal that the quick searches do not win may take an hour at the
+default limits; the line says which search is running (`Progress` in solver/game.py),
+how many are left, and how long it has been, its clock ticking between searches."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import TracebackType
+
+from tqdm import tqdm
+
+TICK = 1.0  # seconds between redraws of the clock while one search runs
+FORMAT = "[{elapsed}] {desc}"  # no rate or time left: searches differ too much in cost
+
+
+class SearchBar:
+    """The `Progress` a command hands to `Game.solve`: a tqdm bar with a step per search and
+    the running search's label after it. Disabled, it draws nothing."""
+
+    def __init__(self, enabled: bool, desc: str) -> None:
+        self.enabled, self.desc = enabled, desc
+        self.bar: tqdm | None = None
+        self.stop = threading.Event()
+        self.ticker: threading.Thread | None = None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if not self.enabled:
+            return
+        line = f"{self.desc}, search {done + 1} of {total}: {label}"
+        if self.bar is None:
+            self.bar = tqdm(total=total, desc=line, file=sys.stderr, leave=False, bar_format=FORMAT)
+            self.ticker = threading.Thread(target=self._tick, args=(self.bar,), daemon=True)
+            self.ticker.start()
+        self.bar.set_description_str(line, refresh=False)
+        self.bar.update(done - self.bar.n)
+        self.bar.refresh()
+
+    def _tick(self, bar: tqdm) -> None:
+        while not self.stop.wait(TICK):
+            bar.refresh()
+
+    def __enter__(self) -> "SearchBar":
+        return self
+
+    def __exit__(self, kind: type | None, err: BaseException | None, trace: TracebackType | None) -> None:
+        self.stop.set()
+        if self.ticker is not None:
+            self.ticker.join()
+        if self.bar is not None:
+            self.bar.close()
