@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.matrimony import GAME  # noqa: E402
 from solver.matrimony import pysol_dead  # noqa: E402
+from solver.matrimony.deal import LAYOUT  # noqa: E402
 from solver.matrimony.moves import Play, Shift  # noqa: E402
 from solver.matrimony.play import Position, Table  # noqa: E402
 from solver.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle  # noqa: E402
@@ -33,14 +34,13 @@ from solver.matrimony.pysol_space import PysolSpace  # noqa: E402
 from solver.matrimony.rules import DECK, PILES, RULE_SETS  # noqa: E402
 
 RULES = RULE_SETS["pysol"]
-STOCK_START = 18  # the stock's first index: J♦ and Q♦, then a card for each pile
 
 
 def point(pos: Position) -> str:
     """After which deal or redeal the position comes."""
     if pos.rounds:
         return f"redeal {pos.rounds}"
-    return f"deal {-(-(pos.stock - STOCK_START) // PILES)}"  # the last deal has 6 cards
+    return f"deal {-(-(pos.stock - LAYOUT) // PILES)}"  # the last deal has 6 cards
 
 
 def lost(puzzle: SuitPuzzle, pos: Position) -> bool:
@@ -59,24 +59,13 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=AHEAD_STATES, help="states a puzzle may visit")
     parser.add_argument("--more", type=int, default=100_000, help="a larger budget, for the last column")
     args = parser.parse_args()
-    more = Counter()
-    solvable = pysol_dead._solvable_ahead
-
-    def counted(settled, waiting, free, d, u, budget=AHEAD_STATES):  # also with the larger budget
-        answer = solvable(settled, waiting, free, d, u, budget)
-        if answer and not solvable(settled, waiting, free, d, u, args.more):
-            more[current] += 1
-        return answer
-
-    pysol_dead._solvable_ahead = counted
     print(f"| game | after | positions | lost | lost with {args.more:,} states |")
     print("|---|---|---|---|---|")
     for game in args.games:
         table = Table(RULES, tuple(GAME.check_deal(RULES, GAME.numbered_deal(RULES, game))))
-        puzzle = PysolSpace(table).suit_puzzle
-        puzzle.ahead_states = args.budget
-        asked, cut = Counter(), Counter()
-        more.clear()
+        puzzle, larger = PysolSpace(table).suit_puzzle, PysolSpace(table).suit_puzzle
+        puzzle.ahead_states, larger.ahead_states = args.budget, args.more
+        asked, cut, cut_larger = Counter(), Counter(), Counter()
         for seed in range(args.lines):
             rng = random.Random(seed)
             pos = table.start()
@@ -92,11 +81,12 @@ def main() -> None:
                     continue
                 current = point(pos)
                 asked[current] += 1
+                cut_larger[current] += lost(larger, pos)
                 if lost(puzzle, pos):
                     cut[current] += 1
                     break
         for where in asked:
-            print(f"| {game} | {where} | {asked[where]} | {cut[where]} | {cut[where] + more[where]} |", flush=True)
+            print(f"| {game} | {where} | {asked[where]} | {cut[where]} | {cut_larger[where]} |", flush=True)
 
 
 if __name__ == "__main__":

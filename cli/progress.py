@@ -48,7 +48,7 @@ class SearchBar:
 
     def __exit__(self, kind: type | None, err: BaseException | None, trace: TracebackType | None) -> None:
         self.stop.set()
-        if self.ticker is not None:
-            self.ticker.join()
+        if self.ticker is not None:  # a Ctrl-C inside a redraw can leave tqdm's lock taken:
+            self.ticker.join(2 * TICK)  # then the ticker never ends, but it is a daemon
         if self.bar is not None:
             self.bar.close()

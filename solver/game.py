@@ -24,8 +24,9 @@ class Solution:
 
 EXACT_LABEL = "exact search"  # how progress, and a solver that tries several searches, name the exact one
 
-# Told as each of a solver's searches starts: (searches already run, searches in all, the
-# label of the one starting). A win ends the solve early, so the count may stop short.
+# Told as each of a solver's searches starts: (its index in the solver's order, searches in
+# all, its label). The ones before it ran, or were skipped when a limit ran out; a win ends
+# the solve, so the last one told need not be the last in the order.
 Progress = Callable[[int, int, str], None]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections import Counter
 from importlib.metadata import version
 from pathlib import Path
@@ -479,15 +480,26 @@ def test_solve_progress_names_the_search_on_stderr_only() -> None:
 
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_ctrl_c_is_one_line_and_exit_130_not_a_verdict(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupted(*args: object, **kwargs: object) -> None:
+    def solve_interrupted(self, rules, cards, limits, progress=None) -> None:
+        progress(0, 1, "a search")  # the status line is up when Ctrl-C comes
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(type(GAMES["monte-carlo"]), "solve", interrupted)
-    monkeypatch.setattr(analysis, "build", interrupted)
+    def build_interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(type(GAMES["monte-carlo"]), "solve", solve_interrupted)
+    monkeypatch.setattr(analysis, "build", build_interrupted)
+    threads = threading.active_count()
     result = run(command, "monte-carlo", WON_PYSOL, "--progress" if command == "solve" else "--json")
     assert result.exit_code == 130  # not 1, which `solve` answers for lost
     assert result.stdout == ""
-    assert [line for line in result.stderr.splitlines() if line.strip()][-1] == "Interrupted before an answer."
+    if command == "solve":
+        drawn, last = result.stderr.rsplit("\r", 1)
+        assert "search 1 of 1: a search" in drawn and drawn.split("\r")[-1].strip() == ""  # the line is wiped
+        assert threading.active_count() == threads  # and its clock stopped
+    else:
+        last = result.stderr
+    assert last == "Interrupted before an answer.\n"
 
 
 def test_solve_board_draws_the_deal_and_a_board_after_each_move() -> None:
