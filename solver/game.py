@@ -30,6 +30,10 @@ EXACT_LABEL = "exact search"  # how progress, and a solver that tries several se
 Progress = Callable[[int, int, str], None]
 
 
+def no_progress(index: int, total: int, label: str) -> None:
+    """The `Progress` of a caller that asked for none."""
+
+
 @dataclass(frozen=True)
 class Replay:
     """The referee's answer for a list of moves: a legal win or the first problem."""

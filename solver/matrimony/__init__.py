@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, Sequence
 from ..beam import beam_search
 from ..cards import Card
 from ..errors import DealError
-from ..game import EXACT_LABEL, Progress, Replay, Solution
+from ..game import EXACT_LABEL, Progress, Replay, Solution, no_progress
 from ..numbering import GameNumber
 from ..search import WON, Limits, Outcome, solve
 from . import board, verify
@@ -157,7 +157,7 @@ class Matrimony:
         """Arnold: the phase space. PySolFC: quick searches that only find wins (two
         depth-first, then beams), then the exact space (see pysol_space.py)."""
         table = Table(rules, tuple(cards))
-        tell = progress or _silent
+        tell = progress or no_progress
         if rules.forced_steps:
             space = ArnoldSpace(table)
             tell(0, 1, EXACT_LABEL)
@@ -212,11 +212,7 @@ class Matrimony:
         return PlayerView(Table(rules, tuple(cards)))
 
 
-def _silent(done: int, total: int, label: str) -> None:
-    """Progress that nobody is told."""
-
-
-def _quick_win(table: Table, limits: Limits, spent: list[Outcome], tell: Progress = _silent) -> Solution | None:
+def _quick_win(table: Table, limits: Limits, spent: list[Outcome], tell: Progress = no_progress) -> Solution | None:
     """A win found by the searches that only look for wins (QUICK_STAGES), or None.
 
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from ..cards import Card
 from ..deals import numbered_deal
 from ..errors import DealError
-from ..game import EXACT_LABEL, Progress, Replay, Solution
+from ..game import EXACT_LABEL, Progress, Replay, Solution, no_progress
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, verify
@@ -46,8 +46,7 @@ class MonteCarlo:
         self, rules: MonteCarloRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
     ) -> Solution:
         space = self.space(rules, cards)
-        if progress is not None:
-            progress(0, 1, EXACT_LABEL)
+        (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
         return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
 
