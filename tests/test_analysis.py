@@ -20,12 +20,11 @@ from solver.matrimony.moves import Play as MatrimonyPlay
 from solver.matrimony.play import Table as MatrimonyTable
 from solver.matrimony.player import PlayerView as MatrimonyView
 from solver.matrimony.rules import RULE_SETS as MATRIMONY_RULES
-from solver.matrimony.spaces import PlainSpace as MatrimonyPlain
 from solver.montecarlo.moves import Consolidate
 from solver.montecarlo.play import GAP, Position, Table
 from solver.montecarlo.player import PlayerView
 from solver.montecarlo.rules import RULE_SETS
-from solver.montecarlo.spaces import PlainSpace
+from solver.plain_space import PlainSpace
 from solver.search import LOST, WON, Limits, solve
 from tests.positions import late_position
 from tests.test_matrimony_spaces import WON_ARNOLD, WON_PYSOL, deal_of, on_and_off_line, random_line
@@ -168,8 +167,7 @@ def test_matrimony_figures_match_brute_force(name: str) -> None:
 
 
 def plain_verdict(table, pos) -> str:
-    space = (PlainSpace if isinstance(table, Table) else MatrimonyPlain)(table, pos)
-    return solve(space, Limits(first_pass=None)).verdict
+    return solve(PlainSpace(table, pos), Limits(first_pass=None)).verdict
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,9 +27,9 @@ from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
 from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
 from solver.matrimony.rules import RULE_SETS, code_of
-from solver.matrimony.spaces import PlainSpace
 from solver.matrimony.verify import referee
 from solver.numbering import GameNumber
+from solver.plain_space import PlainSpace
 from solver.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]

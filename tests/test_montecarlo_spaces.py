@@ -15,7 +15,8 @@ from solver.deals import numbered_deal
 from solver.montecarlo import GAME
 from solver.numbering import GameNumber
 from solver.montecarlo.rules import RULE_SETS, SLIDE
-from solver.montecarlo.spaces import ColumnSpace, PhaseSpace, PlainSpace, SequenceSpace
+from solver.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
+from solver.plain_space import PlainSpace
 from solver.montecarlo.verify import referee
 from solver.search import LOST, WON, Limits, solve
 

@@ -1,7 +1,7 @@
 """An independent referee for Matrimony: replay moves on a deal and say whether they win.
 
 Written straight from the rules (docs/RULES.md), sharing nothing with the solver's move
-generator (`play.py`, `spaces.py`): it keeps whole cards everywhere, piles and foundations
+generator (`play.py` and the search spaces): it keeps whole cards everywhere, piles and foundations
 as lists of cards, and works out from each foundation's suit, base and direction alone
 which card it takes next. From the rule set it reads only that plain data and the two
 switches: whether deals wait until no card can be played (Arnold) and whether foundation

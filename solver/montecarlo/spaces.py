@@ -1,5 +1,5 @@
-"""Monte Carlo as search spaces: the plain one (one primitive move per edge) and the phase
-spaces the solver uses.
+"""Monte Carlo as the phase search spaces the solver uses (the plain one, one primitive move
+per edge, is `solver.plain_space`).
 
 Why phases are exact. Removing cards never makes two cards touch, so every pair removed
 between two consolidations was already a touching pair when the last consolidation ended:
@@ -27,26 +27,6 @@ from .play import GAP, Position, Table
 from .rules import COLUMNS, SLIDE, THIRTEEN, MonteCarloRules
 
 CellPairs = tuple[tuple[int, int], ...]  # the cells a phase empties; (a, a) is a lone king
-
-
-class PlainSpace:
-    """Every primitive move is one edge: the reference the phase spaces are checked against."""
-
-    def __init__(self, table: Table, start: Position | None = None) -> None:
-        self.table = table
-        self._start = start if start is not None else table.start()
-        self.is_won = table.is_won
-        self.key = table.key
-
-    def start(self) -> Position:
-        return self._start
-
-    def successors(self, pos: Position) -> Iterator[tuple[Move, Position]]:
-        for move in self.table.legal_moves(pos):
-            yield move, self.table.apply(pos, move)
-
-    def moves(self, steps: Sequence[Move]) -> list[Move]:
-        return list(steps)
 
 
 class PhaseSpace:
