@@ -13,7 +13,7 @@ from .common import input_errors, json_option
 
 
 @click.command("stats")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @json_option
 @input_errors
 def stats_command(files: tuple[str, ...], as_json: bool) -> None:

@@ -225,6 +225,16 @@ def test_stats_reads_gzip_files(tmp_path: Path) -> None:
     assert run("stats", str(tmp_path / "bad.gz")).exit_code == 2
 
 
+def test_stats_refuses_a_file_that_is_not_there(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-2", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    for missing in (tmp_path / "typo.jsonl", tmp_path):  # a mistyped name, a folder
+        result = run("stats", str(out), str(missing))
+        assert result.exit_code == 2 and result.stdout == ""
+        (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+        assert line.startswith("Error: ") and missing.name in line
+
+
 def test_wilson_interval_known_values() -> None:
     low, high = wilson(90, 100)
     assert low == pytest.approx(0.8256, abs=1e-4) and high == pytest.approx(0.9448, abs=1e-4)
