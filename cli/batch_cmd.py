@@ -15,6 +15,7 @@ from solver.runner import run_dask, run_local
 from solver.search import Limits
 
 from .common import (
+    INTERRUPTED,
     BadInput,
     count_option,
     game_argument,
@@ -23,6 +24,9 @@ from .common import (
     playouts_option,
     rules_option,
 )
+
+
+WRITE_FAILED = 1  # the results file stopped taking lines; what it holds stays good
 
 
 @click.command("batch")
@@ -79,6 +83,11 @@ def batch_command(
         raise BadInput("--resume needs --out FILE")
     if retry_unknown and not resume:
         raise BadInput("--retry-unknown needs --resume and --out FILE")
+    if out_path and out_path.endswith(".gz"):
+        raise BadInput(
+            f"{out_path}: batch writes plain JSON lines, one at a time; name the file without .gz "
+            "and compress it when the batch is done (stats reads .gz files)"
+        )
     done = read_results(out_path, repair=resume) if out_path else []
     if done and not resume:
         raise BadInput(f"{out_path} already holds results; add --resume to continue it, or choose another file")
@@ -86,7 +95,13 @@ def batch_command(
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with ExitStack() as stack:
-        stream = stack.enter_context(open(out_path, "a", encoding="utf-8")) if out_path else sys.stdout
+        stream = sys.stdout
+        if out_path:
+            try:
+                stream = open(out_path, "a", encoding="utf-8")
+            except OSError as err:
+                raise BadInput(f"cannot write {out_path!r}: {err.strerror}") from None
+            stack.callback(_close_quietly, stream)
         writer = ResultsWriter(stream)
         bar = stack.enter_context(
             tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet, unit="deal", file=sys.stderr)
@@ -94,11 +109,27 @@ def batch_command(
         results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
         try:
             for record in results:
-                writer.write(record)
+                try:
+                    writer.write(record)
+                except OSError as err:  # the results file stopped taking lines (a full disk, say)
+                    bar.close()
+                    written = sum(counts.values())
+                    click.echo(f"Error: cannot write {out_path or 'stdout'}: {err.strerror}; {written} results written; --resume continues.", err=True)
+                    sys.exit(WRITE_FAILED)
                 counts[record["verdict"]] += 1
                 bar.set_postfix(counts, refresh=False)
                 bar.update(1)
         except KeyboardInterrupt:
             bar.close()
             click.echo(f"Interrupted: {sum(counts.values())} results written; --resume continues.", err=True)
-            sys.exit(130)
+            sys.exit(INTERRUPTED)
+
+
+def _close_quietly(stream) -> None:
+    """Close the results file. Every line was flushed as it was written, so a close that
+    fails (after a write failed on a full disk, with its line still buffered) loses nothing
+    already reported as written."""
+    try:
+        stream.close()
+    except OSError:
+        pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -96,6 +97,54 @@ def test_torn_last_line_is_repaired_on_resume(tmp_path: Path) -> None:
     resumed = run("batch", "monte-carlo", "1-6", "--out", str(out), "--quiet", "--resume", "--jobs", "1")
     assert resumed.exit_code == 0, resumed.output
     assert sorted(int(r["game_number"]) for r in lines_of(out)) == [1, 2, 3, 4, 5, 6]
+
+
+class FillingDisk:
+    """A results file on a disk that fills up: its third line is cut short, then refused."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = open(path, "a", encoding="utf-8")
+        self.lines = 0
+
+    def write(self, text: str) -> None:
+        self.lines += 1
+        if self.lines == 3:
+            self.file.write(text[:9])
+            self.file.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.file.write(text)
+
+    def flush(self) -> None:
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+        raise OSError(errno.ENOSPC, "No space left on device")  # as a close that flushes would
+
+
+def test_full_disk_stops_the_batch_with_one_line_and_loses_nothing(tmp_path: Path, monkeypatch) -> None:
+    import cli.batch_cmd
+
+    out = tmp_path / "r.jsonl"
+    monkeypatch.setattr(cli.batch_cmd, "open", lambda path, *_, **__: FillingDisk(Path(path)), raising=False)
+    result = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--jobs", "1")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert isinstance(result.exception, SystemExit)  # an exit, not a traceback
+    assert result.stderr.strip() == f"Error: cannot write {out}: No space left on device; 2 results written; --resume continues."
+    assert len(read_results(out)) == 2  # the two lines reported written, and a torn third
+    monkeypatch.undo()
+    resumed = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--resume", "--jobs", "1")
+    assert resumed.exit_code == 0, resumed.output
+    assert sorted(int(r["game_number"]) for r in lines_of(out)) == [1, 2, 3, 4, 5]
+
+
+def test_results_file_that_cannot_be_made_or_is_gzip_is_bad_input(tmp_path: Path) -> None:
+    for out, fragment in ((tmp_path / "no-such-folder" / "r.jsonl", "No such file"), (tmp_path / "r.jsonl.gz", "without .gz")):
+        result = run("batch", "monte-carlo", "1-2", "--out", str(out), "--quiet", "--jobs", "1")
+        assert result.exit_code == 2 and result.stdout == ""
+        (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+        assert line.startswith("Error: ") and fragment in line
+        assert not out.exists()
 
 
 def test_bad_line_in_the_middle_is_reported_with_its_number(tmp_path: Path) -> None:
