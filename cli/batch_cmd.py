@@ -113,8 +113,10 @@ def batch_command(
                     writer.write(record)
                 except OSError as err:  # the results file stopped taking lines (a full disk, say)
                     bar.close()
-                    written = sum(counts.values())
-                    click.echo(f"Error: cannot write {out_path or 'stdout'}: {err.strerror}; {written} results written; --resume continues.", err=True)
+                    written = f"{sum(counts.values())} results written"
+                    if out_path:
+                        written += "; --resume continues"
+                    click.echo(f"Error: cannot write {out_path or 'stdout'}: {err.strerror}; {written}.", err=True)
                     sys.exit(WRITE_FAILED)
                 counts[record["verdict"]] += 1
                 bar.set_postfix(counts, refresh=False)
