@@ -225,7 +225,7 @@ def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]
             continue
         try:
             obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # bad JSON or bad UTF-8, or JSON too deep or long to read
             raise ResultsFileError(f"{path}: line {n} is not JSON") from None
         records.append(check_record(obj, f"{path}: line {n}"))
     return records

@@ -55,6 +55,8 @@ def _parse_json(game: Game, body: str) -> MoveList:
         data = json.loads(body)
     except json.JSONDecodeError as err:
         raise MoveSyntaxError(f"not valid JSON: {err.msg} at line {err.lineno}") from None
+    except (ValueError, RecursionError):  # what Python's reader refuses beyond the syntax
+        raise MoveSyntaxError("not JSON this reads: a number too long or lists nested too deep") from None
     meta: dict[str, Any] = {}
     if isinstance(data, dict):
         if not isinstance(data.get("moves"), list):

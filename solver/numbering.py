@@ -27,29 +27,38 @@ class GameNumber:
     def parse(cls, text: str | int) -> GameNumber:
         """Read `123`, `#1,234`, `99L` or `ms5000000000` the way PySolFC does."""
         raw = str(text).strip()
+        shown = repr(raw) if len(raw) <= 40 else f"{raw[:16] + '...' + raw[-8:]!r} ({len(raw)} characters)"
         match = _MS_FORM.fullmatch(raw)
         if match:
-            seed = int(match.group(1))
+            seed = _whole(match.group(1), shown)
             if not 1 <= seed <= MS_MAX_SEED:
-                raise GameNumberError(f"bad game number {raw!r}: ms seeds run from 1 to {MS_MAX_SEED}")
+                raise GameNumberError(f"bad game number {shown}: ms seeds run from 1 to {MS_MAX_SEED}")
             return cls(seed, True)
         if raw.startswith("-"):
             # A dash inside a number is a separator, as in PySolFC; a leading one is a sign.
-            raise GameNumberError(f"bad game number {raw!r}: game numbers are positive")
+            raise GameNumberError(f"bad game number {shown}: game numbers are positive")
         cleaned = _SEPARATORS.sub("", raw)
         if cleaned[-1:] in ("L", "l"):
             cleaned = cleaned[:-1]
         if not cleaned.isdigit() or not cleaned.isascii():
-            raise GameNumberError(f"bad game number {raw!r}: expected a positive whole number or msN")
-        seed = int(cleaned)
+            raise GameNumberError(f"bad game number {shown}: expected a positive whole number or msN")
+        seed = _whole(cleaned, shown)
         if seed == 0:
-            raise GameNumberError(f"bad game number {raw!r}: game numbers start at 1")
+            raise GameNumberError(f"bad game number {shown}: game numbers start at 1")
         return cls(seed, seed < MS_LIMIT)
 
     def __str__(self) -> str:
         if self.microsoft and self.seed >= MS_LIMIT:
             return f"ms{self.seed}"
         return str(self.seed)
+
+
+def _whole(digits: str, shown: str) -> int:
+    """The number `digits` spell, within the longest Python reads (4,300 digits)."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise GameNumberError(f"bad game number {shown}: too many digits") from None
 
 
 def shuffled_ids(number: GameNumber, decks: int) -> list[int]:

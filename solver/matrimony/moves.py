@@ -121,7 +121,7 @@ def move_from_json(obj: Any) -> Move:
     """Read one move in the JSON form that `solve --json` prints."""
     kind = obj.get("move") if isinstance(obj, dict) else None
     fields = {"play": {"pile", "card", "to"}, "shift": {"from", "to", "card"}, "deal": set(), "redeal": {"pile"}}
-    if kind not in fields or set(obj) != fields[kind] | {"move"}:
+    if not isinstance(kind, str) or kind not in fields or set(obj) != fields[kind] | {"move"}:
         raise MoveSyntaxError(f"not a Matrimony move: {obj!r}")
     numbers = [obj[k] for k in ("pile", "to", "from") if k in obj]
     if not all(type(n) is int and n >= 1 for n in numbers):

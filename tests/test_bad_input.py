@@ -1,0 +1,137 @@
+"""Whatever a user types or a file holds, the readers answer with a value or a named input
+error (solver.errors.WedlockError), which the CLI prints as one line: never another
+exception, which the CLI would show as a traceback.
+
+The text strategies mix arbitrary text with near misses built from the notation's own
+words, so that the readers' deeper branches (a pile 0, a foundation 9, a card "1H") are
+reached, not only their first check.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.batch import check_record, parse_range, read_results
+from solver.cards import Card, parse_cards
+from solver.deals import parse_deal_text
+from solver.errors import WedlockError
+from solver.games import GAMES
+from solver.movefile import parse_moves
+from solver.numbering import GameNumber
+
+WORDS = (
+    "pile", "pile 3:", "to", "F", "F3", "F9", "F0", "(J♥", "down)", "up)", "shift", "from", "deal", "redeal",
+    "consolidate", "+", "B3", "Z9", "A0", "QS", "10s", "1H", "TS", "JD", "KX", "ms", "ms0", "#", "12,345", "L",
+    "-", "@", "1-", "-3", "9999999999999999999999", ".", ",", ":", "{", "[", '"move"', "1.", "12.", "\n", " ",
+)  # fmt: skip
+
+near_misses = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+texts = st.one_of(st.text(max_size=60), near_misses)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.floats(allow_nan=False) | st.sampled_from(WORDS) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+        ["move", "pile", "card", "to", "from", "cells", "cards", "moves", "game", "rules", "game_number", "verdict",
+         "states", "seconds", "version", "analysis", "reason", "found_by", "solution"]) | st.text(max_size=5), inner, max_size=6),
+    max_leaves=20,
+)  # fmt: skip
+
+EVERY_RULE_SET = [(game, name) for game in GAMES.values() for name in game.rule_sets]
+
+
+def answers_or_names_the_problem(read, *args) -> None:
+    try:
+        read(*args)
+    except WedlockError as err:
+        assert str(err).strip() and "\n" not in str(err).strip(), repr(str(err))
+
+
+@given(texts)
+def test_game_numbers(text: str) -> None:
+    answers_or_names_the_problem(GameNumber.parse, text)
+
+
+@given(texts)
+def test_ranges(text: str) -> None:
+    answers_or_names_the_problem(parse_range, text)
+
+
+@given(texts)
+def test_cards_and_deal_files(text: str) -> None:
+    answers_or_names_the_problem(Card.parse, text)
+    for decks in (1, 2):
+        answers_or_names_the_problem(parse_deal_text, text, decks)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["AS", "2S", "KD", "QH", "JC", "TD", "9S", "x"]), max_size=110))
+def test_deals_of_the_wrong_cards(cards: list[str]) -> None:
+    """A deal file with too few, too many or repeated cards, for every game and rule set."""
+    for game, name in EVERY_RULE_SET:
+        try:
+            deal = parse_cards(" ".join(cards))
+        except WedlockError:
+            continue
+        answers_or_names_the_problem(game.check_deal, game.rule_sets[name], deal)
+
+
+@given(st.lists(texts, max_size=4).map("\n".join))
+def test_move_text(text: str) -> None:
+    for game, name in EVERY_RULE_SET:
+        answers_or_names_the_problem(parse_moves, game, game.rule_sets[name], text)
+
+
+@given(json_values)
+def test_move_json(value) -> None:
+    body = json.dumps(value)
+    for game, name in EVERY_RULE_SET:
+        answers_or_names_the_problem(parse_moves, game, game.rule_sets[name], body)
+        answers_or_names_the_problem(parse_moves, game, game.rule_sets[name], json.dumps([value]))
+
+
+BEYOND_PYTHON = ("[" * 100_000 + "]" * 100_000, "9" * 5_000)  # JSON nested too deep, a number too long
+
+
+def test_what_python_itself_cannot_read() -> None:
+    for text in (*BEYOND_PYTHON, "ms" + BEYOND_PYTHON[1], f"1-{BEYOND_PYTHON[1]}"):
+        answers_or_names_the_problem(GameNumber.parse, text)
+        answers_or_names_the_problem(parse_range, text)
+        for game, name in EVERY_RULE_SET:
+            answers_or_names_the_problem(parse_moves, game, game.rule_sets[name], text)
+            answers_or_names_the_problem(parse_moves, game, game.rule_sets[name], f'{{"moves": [{text}]}}')
+
+
+def test_results_lines_python_itself_cannot_read(tmp_path: Path) -> None:
+    for text in BEYOND_PYTHON:
+        path = tmp_path / "r.jsonl"
+        path.write_text(text + "\n")
+        answers_or_names_the_problem(read_results, path)
+
+
+@given(json_values)
+def test_result_records(value) -> None:
+    answers_or_names_the_problem(check_record, value, "line 1")
+
+
+@settings(max_examples=50, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=200) | st.lists(json_values, max_size=3).map(lambda vs: "".join(json.dumps(v) + "\n" for v in vs).encode()))
+def test_results_files(tmp_path: Path, data: bytes) -> None:
+    for name in ("r.jsonl", "r.jsonl.gz"):
+        path = tmp_path / name
+        path.write_bytes(data)
+        answers_or_names_the_problem(read_results, path)
+
+
+def test_good_input_is_read_not_refused() -> None:
+    """The counterpart of the tests above, so that a reader refusing everything fails."""
+    assert GameNumber.parse("#1,234") == GameNumber.parse("1234")
+    assert parse_range("3-5") == ["3", "4", "5"]
+    for game, name in EVERY_RULE_SET:
+        rules = game.rule_sets[name]
+        deal = game.numbered_deal(rules, "#1,234")
+        text = " ".join(str(card) for card in deal)
+        assert game.check_deal(rules, parse_deal_text(text, game.decks(rules))) == deal
