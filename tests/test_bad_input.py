@@ -135,3 +135,31 @@ def test_good_input_is_read_not_refused() -> None:
         deal = game.numbered_deal(rules, "#1,234")
         text = " ".join(str(card) for card in deal)
         assert game.check_deal(rules, parse_deal_text(text, game.decks(rules))) == deal
+
+
+move_fields = st.fixed_dictionaries(
+    {"move": st.sampled_from(["play", "shift", "deal", "redeal", "pair", "king", "consolidate"])},
+    optional={
+        "pile": st.integers(1, 20), "to": st.integers(1, 10), "from": st.integers(1, 10),
+        "card": st.sampled_from(["7H", "JD", "QD", "KS", "AS", "10C"]),
+        "cells": st.lists(st.integers(0, 30), min_size=1, max_size=2),
+        "cards": st.lists(st.sampled_from(["QS", "QH", "KS", "AS", "2D"]), min_size=1, max_size=2),
+    },
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(move_fields, max_size=8))
+def test_the_referee_judges_any_moves_it_can_read(objs: list[dict]) -> None:
+    """Moves that parse but make no sense in the deal are judged, one problem named."""
+    for game, name in EVERY_RULE_SET:
+        rules = game.rule_sets[name]
+        moves = []
+        for obj in objs:
+            try:
+                moves.append(game.parse_move_json(obj))
+            except WedlockError:
+                pass
+        replay = game.referee(rules, game.numbered_deal(rules, "5"), moves)
+        assert 0 <= replay.moves_played <= len(moves)
+        assert replay.won or (replay.problem and "\n" not in replay.problem)
