@@ -10,6 +10,11 @@ from functools import partial
 from typing import Any, Iterator, Sequence
 
 from .batch import Job, chunks, solve_chunk, solve_number
+from .errors import WedlockError
+
+
+class SchedulerError(WedlockError):
+    """The Dask scheduler named on the command line could not be reached."""
 
 
 def chunk_size(count: int, workers: int, tasks_per_worker: int = 8, most: int = 32) -> int:
@@ -44,7 +49,11 @@ def run_dask(job: Job, numbers: Sequence[str], address: str) -> Iterator[dict[st
     """Solve `numbers` on the Dask scheduler at `address`; workers need only this package."""
     from distributed import Client, as_completed
 
-    with Client(address) as client:
+    try:
+        client = Client(address)
+    except (OSError, ValueError, TypeError) as err:  # nobody answers there; not an address
+        raise SchedulerError(f"cannot reach a Dask scheduler at {address!r}: {err}") from None
+    with client:
         workers = max(1, sum(client.nthreads().values()))
         # A Dask task costs a trip through the scheduler, several times a pool task's cost:
         # fewer, larger tasks (measured with benchmarks/batch_scaling.py).

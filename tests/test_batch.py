@@ -310,3 +310,17 @@ def test_dask_local_cluster_matches_local_run(tmp_path: Path) -> None:
         return sorted(json.dumps({k: v for k, v in r.items() if k != "seconds"}, sort_keys=True) for r in lines_of(path))
 
     assert comparable(local) == comparable(remote)
+
+
+def test_a_scheduler_nobody_runs_is_bad_input(tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask")
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-2", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    before = out.read_text()
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        for address, fragment in (("tcp://127.0.0.1:1", "Timed out"), ("no-port-here", "port")):
+            result = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--resume", "--scheduler", address)
+            assert result.exit_code == 2 and result.stdout == ""
+            (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+            assert line.startswith(f"Error: cannot reach a Dask scheduler at {address!r}") and fragment in line
+    assert out.read_text() == before  # the results already written are untouched
