@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import ExitStack
 
@@ -88,9 +89,9 @@ def batch_command(
             f"{out_path}: batch writes plain JSON lines, one at a time; name the file without .gz "
             "and compress it when the batch is done (stats reads .gz files)"
         )
+    if out_path and not resume and os.path.exists(out_path) and os.path.getsize(out_path):
+        raise BadInput(f"{out_path} is not empty; add --resume to continue it, or choose another file")
     done = read_results(out_path, repair=resume) if out_path else []
-    if done and not resume:
-        raise BadInput(f"{out_path} already holds results; add --resume to continue it, or choose another file")
     todo = pending_numbers(numbers, done, game.name, rules.name, retry_unknown)
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}

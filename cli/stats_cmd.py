@@ -9,7 +9,7 @@ import click
 from solver.batch import merge_records, read_results
 from solver.stats import mean_text, summarize
 
-from .common import input_errors, json_option
+from .common import BadInput, input_errors, json_option
 
 
 @click.command("stats")
@@ -28,6 +28,8 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     Example: wedlock stats mc.jsonl
     """
     summaries = summarize(merge_records(record for path in files for record in read_results(path)))
+    if not summaries:
+        raise BadInput(f"no results in {', '.join(files)}")
     if as_json:
         click.echo(json.dumps([s.as_dict() for s in summaries]))
         return

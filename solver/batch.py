@@ -9,7 +9,7 @@ list) and `analysis` (`{"complete","states","playouts","random","greedy","second
 random and greedy players' odds of winning as `{"value","low","high"}`, exact when the
 state graph is complete, else estimated from `playouts` games) are added on request. Lines
 are appended as deals finish, each with a single write, so a killed batch leaves at worst
-one torn last line, which `read_results` cuts off.
+one torn last line, which `read_results` tells from a bad one and cuts off.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import gzip
 import json
 import os
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -168,67 +169,102 @@ def chunks(numbers: Sequence[str], size: int) -> Iterator[list[str]]:
 
 
 def check_record(obj: Any, where: str) -> dict[str, Any]:
-    """The record itself, or a ResultsFileError saying what is wrong with it."""
+    """The record, its game number in the form batch writes it (`ms1` is game 1), or a
+    ResultsFileError saying what is wrong with it."""
     if not isinstance(obj, dict) or any(k not in obj for k in RECORD_KEYS):
         raise ResultsFileError(f"{where}: not a wedlock result (needs {', '.join(RECORD_KEYS)})")
-    if obj["verdict"] not in VERDICTS:
+    if not all(isinstance(obj[k], str) for k in ("game", "rules", "game_number", "version")):
+        raise ResultsFileError(f"{where}: game, rules, game_number and version must be text")
+    if not isinstance(obj["verdict"], str) or obj["verdict"] not in VERDICTS:
         raise ResultsFileError(f"{where}: unknown verdict {obj['verdict']!r}")
-    if not isinstance(obj["seconds"], (int, float)) or not isinstance(obj["game_number"], str):
-        raise ResultsFileError(f"{where}: game_number must be text and seconds a number")
+    if not (_is_count(obj["moves"]) and _is_count(obj["states"]) and _is_amount(obj["seconds"])):
+        raise ResultsFileError(f"{where}: moves and states must be whole numbers and seconds a number, none below 0")
     if "analysis" in obj and not _is_analysis(obj["analysis"]):
         raise ResultsFileError(
             f"{where}: analysis must hold playouts, and random and greedy as {{low, value, high}} in order within 0..1"
         )
-    return obj
+    try:
+        number = str(GameNumber.parse(obj["game_number"]))
+    except WedlockError as err:
+        raise ResultsFileError(f"{where}: {err}") from None
+    return obj if number == obj["game_number"] else {**obj, "game_number": number}
+
+
+COUNT_MOST = 10**15  # beyond any count a run makes, and still exact as a float
+
+
+def _is_count(x: Any) -> bool:
+    return type(x) is int and 0 <= x <= COUNT_MOST
+
+
+def _is_amount(x: Any) -> bool:
+    return type(x) in (int, float) and 0 <= x <= COUNT_MOST  # False for NaN too
 
 
 def _is_analysis(obj: Any) -> bool:
     def odds(x: Any) -> bool:
         numbers = [x.get(k) for k in ("low", "value", "high")] if isinstance(x, dict) else []
-        return (
-            len(numbers) == 3
-            and all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers)
-            and 0 <= numbers[0] <= numbers[1] <= numbers[2] <= 1
-        )
+        return len(numbers) == 3 and all(_is_amount(n) for n in numbers) and 0 <= numbers[0] <= numbers[1] <= numbers[2] <= 1
 
-    return (
-        isinstance(obj, dict)
-        and odds(obj.get("random"))
-        and odds(obj.get("greedy"))
-        and isinstance(obj.get("playouts"), int)
-        and not isinstance(obj.get("playouts"), bool)
-    )
+    return isinstance(obj, dict) and odds(obj.get("random")) and odds(obj.get("greedy")) and _is_count(obj.get("playouts"))
 
 
 def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]:
-    """The records of a results file (gzip-compressed when its name ends in .gz).
-
-    A torn last line (no newline at its end) is dropped, and with `repair` cut from the
-    file; any other bad line is a ResultsFileError.
-    """
+    """The records of a results file (gzip-compressed when its name ends in .gz); none
+    when there is no such file. Any bad line is a ResultsFileError, except the last when it
+    has no newline: that is what a batch killed in mid-write leaves (`torn`). Torn, it is
+    dropped; whole, it counts. With `repair` the file is then mended, the torn line cut
+    off or the whole one given its newline, but only once every line has been read."""
     path = Path(path)
     try:
         data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
     except FileNotFoundError:
         return []
-    except (gzip.BadGzipFile, EOFError):
+    except (gzip.BadGzipFile, EOFError, zlib.error):
         raise ResultsFileError(f"{path}: not a readable gzip file") from None
     except OSError as err:
         raise ResultsFileError(f"cannot read {str(path)!r}: {err.strerror}") from None
-    complete = data.rfind(b"\n") + 1
-    if complete < len(data) and repair:
-        with open(path, "r+b") as f:
-            f.truncate(complete)
+    lines = data.split(b"\n")  # the last item is what follows the last newline
     records = []
-    for n, raw in enumerate(data[:complete].splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except (ValueError, RecursionError):  # bad JSON or bad UTF-8, or JSON too deep or long to read
-            raise ResultsFileError(f"{path}: line {n} is not JSON") from None
-        records.append(check_record(obj, f"{path}: line {n}"))
+    for n, raw in enumerate(lines[:-1], 1):
+        if raw.strip():
+            records.append(_record(raw, f"{path}: line {n}"))
+    tail = lines[-1]
+    if tail.strip():
+        whole = not torn(tail)
+        if whole:
+            records.append(_record(tail, f"{path}: line {len(lines)}"))
+        if repair and path.suffix != ".gz":
+            with open(path, "r+b") as f:
+                if whole:
+                    f.seek(0, os.SEEK_END)
+                    f.write(b"\n")
+                else:
+                    f.truncate(len(data) - len(tail))
     return records
+
+
+LINE_START = b'{"game": "'  # how every line ResultsWriter writes begins
+
+
+def torn(tail: bytes) -> bool:
+    """Whether a last line without its newline is a record cut off while it was written:
+    the start of a line as batch writes it, but not whole JSON."""
+    if not (tail.startswith(LINE_START) or LINE_START.startswith(tail)):
+        return False
+    try:
+        json.loads(tail)
+    except (ValueError, RecursionError):
+        return True
+    return False
+
+
+def _record(raw: bytes, where: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):  # bad JSON or bad UTF-8, or JSON too deep or long to read
+        raise ResultsFileError(f"{where} is not JSON") from None
+    return check_record(obj, where)
 
 
 class ResultsWriter:

@@ -324,3 +324,94 @@ def test_a_scheduler_nobody_runs_is_bad_input(tmp_path: Path) -> None:
             (line,) = [line for line in result.stderr.splitlines() if line.strip()]
             assert line.startswith(f"Error: cannot reach a Dask scheduler at {address!r}") and fragment in line
     assert out.read_text() == before  # the results already written are untouched
+
+
+def test_resume_keeps_a_whole_last_line_that_lacks_its_newline(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-3", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    out.write_text(out.read_text().rstrip("\n"))  # a kill between a line and its newline
+    assert len(read_results(out)) == 3
+    again = run("batch", "monte-carlo", "4", "--out", str(out), "--quiet", "--jobs", "1")
+    assert again.exit_code == 2 and "--resume" in again.stderr  # never glued onto that line
+    resumed = run("batch", "monte-carlo", "1-4", "--out", str(out), "--quiet", "--resume", "--jobs", "1")
+    assert resumed.exit_code == 0, resumed.output
+    assert [int(r["game_number"]) for r in lines_of(out)] == [1, 2, 3, 4]
+
+
+def test_resume_changes_nothing_in_a_file_it_refuses(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-3", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    good = out.read_text()
+    cases = {
+        "a bad line, then a torn one": good + "BAD LINE\n" + good[:20],
+        "not a results file at all": "line one of notes\nline two, no newline",
+        "a whole last line that is no record": good + '{"game": "monte-carlo"}',
+    }
+    for case, text in cases.items():
+        out.write_text(text)
+        result = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--resume", "--jobs", "1")
+        assert result.exit_code == 2, case
+        assert out.read_text() == text, case
+
+
+def test_only_a_torn_start_of_a_line_is_cut(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text("notes without a newline")
+    with pytest.raises(ResultsFileError, match="line 1"):
+        read_results(out, repair=True)
+    assert out.read_text() == "notes without a newline"
+    out.write_text('{"ga')  # killed a few bytes into the first line
+    assert read_results(out, repair=True) == [] and out.read_text() == ""
+
+
+def test_stats_on_files_without_a_result_says_so(tmp_path: Path) -> None:
+    empty, torn = tmp_path / "empty.jsonl", tmp_path / "torn.jsonl"
+    empty.write_text("")
+    torn.write_text('{"game": "monte-car')
+    result = run("stats", str(empty), str(torn))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == f"Error: no results in {empty}, {torn}"
+
+
+def test_corrupt_gzip_is_a_bad_results_file(tmp_path: Path) -> None:
+    import gzip
+
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-40", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
+    packed = bytearray(gzip.compress(out.read_bytes()))
+    for i in (20, 21, 25):
+        packed[i] ^= 0xFF
+    (tmp_path / "bad.jsonl.gz").write_bytes(bytes(packed))
+    result = run("stats", str(tmp_path / "bad.jsonl.gz"))
+    assert result.exit_code == 2 and "gzip" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+GOOD_RECORD = {"game": "monte-carlo", "rules": "pysol", "game_number": "7", "verdict": "won", "moves": 40, "states": 15, "seconds": 0.5, "version": "0.1.0"}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"game": ["x"]}, {"rules": {"a": 1}}, {"game_number": "abc"}, {"game_number": ""}, {"game_number": 7},
+        {"verdict": ["won"]}, {"moves": -1}, {"states": 2.5}, {"states": True}, {"seconds": -1}, {"seconds": 10**400},
+        {"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": True}, {"version": None},
+        {"analysis": {"playouts": -4, "random": {"low": 0, "value": 0, "high": 0}, "greedy": {"low": 0, "value": 0, "high": 0}}},
+        {"analysis": {"playouts": 10**400, "random": {"low": 0, "value": 0, "high": 0}, "greedy": {"low": 0, "value": 0, "high": 0}}},
+    ],
+)  # fmt: skip
+def test_records_of_the_wrong_type_are_refused_with_their_line(tmp_path: Path, change: dict) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text(json.dumps(GOOD_RECORD) + "\n" + json.dumps({**GOOD_RECORD, **change}) + "\n")
+    result = run("stats", str(out))
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("Error: ") and "line 2" in line
+
+
+def test_a_game_number_counts_as_one_deal_however_it_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text(json.dumps(GOOD_RECORD) + "\n" + json.dumps({**GOOD_RECORD, "game_number": "ms7", "verdict": "lost"}) + "\n")
+    result = run("stats", str(out))
+    assert result.exit_code == 2 and "game 7 is won in one line and lost in another" in result.stderr
+    out.write_text(json.dumps({**GOOD_RECORD, "game_number": "#7"}) + "\n")
+    assert read_results(out)[0]["game_number"] == "7"
