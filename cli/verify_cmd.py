@@ -33,7 +33,7 @@ def verify_command(
     Example: wedlock solve monte-carlo 7 > win.txt; wedlock verify monte-carlo 7 --moves win.txt
     """
     try:
-        text = Path(moves_file).read_text(encoding="utf-8")
+        text = Path(moves_file).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise BadInput(f"cannot read moves file {moves_file!r}: {getattr(err, 'strerror', None) or err}") from None
     chosen = choose_deal(game_name, number, deal_file, rules_name)

@@ -48,7 +48,7 @@ def parse_range(text: str) -> list[str]:
     if text.startswith("@"):
         path = text[1:]
         try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise RangeError(f"cannot read {path!r}: {getattr(err, 'strerror', None) or err}") from None
         items = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, 1)]

@@ -42,7 +42,7 @@ def parse_deal_text(text: str, decks: int) -> list[Card]:
 def read_deal_file(path: str | Path, decks: int) -> list[Card]:
     """Read a deal file (see the module docstring for its format)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise DealError(f"cannot read deal file {str(path)!r}: {getattr(err, 'strerror', None) or err}") from None
     return parse_deal_text(text, decks)

@@ -16,7 +16,7 @@ from typing import Any
 from .errors import MoveSyntaxError
 from .game import Game
 
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s")
+_NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from .errors import GameNumberError
 MS_LIMIT = 32000  # below this a plain number uses the Microsoft generator
 MS_MAX_SEED = 2**33 - 1
 
-_MS_FORM = re.compile(r"ms(\d+)", re.IGNORECASE)
+_MS_FORM = re.compile(r"ms([0-9]+)", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s#\-_.,]")
 
 

@@ -163,3 +163,43 @@ def test_the_referee_judges_any_moves_it_can_read(objs: list[dict]) -> None:
         replay = game.referee(rules, game.numbered_deal(rules, "5"), moves)
         assert 0 <= replay.moves_played <= len(moves)
         assert replay.won or (replay.problem and "\n" not in replay.problem)
+
+
+def test_numbers_are_ascii_digits_and_never_too_long_to_name() -> None:
+    """Digits of other scripts are not game, pile or foundation numbers, and a number too
+    long for any pile is named shortened, not converted."""
+    answers = []
+    for text in ("ms١٢٣", "١٢٣"):
+        try:
+            GameNumber.parse(text)
+        except WedlockError as err:
+            answers.append(str(err))
+    assert len(answers) == 2
+    matrimony = GAMES["matrimony"]
+    for text in ("pile ٦: TD to F٢", "pile 6: TD to F" + "9" * 5000, "redeal pile " + "9" * 5000, "shift JD from F" + "9" * 5000 + " to F8"):
+        for name, rules in matrimony.rule_sets.items():
+            try:
+                matrimony.parse_move_text(rules, text)
+            except WedlockError as err:
+                assert len(str(err)) < 200, (name, str(err)[:80])
+            else:
+                raise AssertionError(f"{text[:30]!r} was read under {name}")
+    assert matrimony.parse_move_text(matrimony.rule_sets["pysol"], "pile 6: TD to F2").to_json()["pile"] == 6
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_card_or_move(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    runner = CliRunner()
+    deal = runner.invoke(cli, ["deal", "monte-carlo", "5", "--json"]).stdout
+    cards = json.loads(deal)["cards"]
+    (tmp_path / "deal.txt").write_text(" ".join(cards), encoding="utf-8-sig")
+    assert json.loads(runner.invoke(cli, ["deal", "monte-carlo", "--deal-file", str(tmp_path / "deal.txt"), "--json"]).stdout)["cards"] == cards
+    solved = runner.invoke(cli, ["solve", "monte-carlo", "5"])
+    (tmp_path / "moves.txt").write_text(solved.stdout, encoding="utf-8-sig")
+    assert solved.exit_code == 0  # game 5 is won
+    assert runner.invoke(cli, ["verify", "monte-carlo", "5", "--moves", str(tmp_path / "moves.txt")]).exit_code == 0
+    (tmp_path / "numbers.txt").write_text("5\n6\n", encoding="utf-8-sig")
+    assert parse_range(f"@{tmp_path / 'numbers.txt'}") == ["5", "6"]

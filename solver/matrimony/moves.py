@@ -88,11 +88,11 @@ def foundation_name(rules: MatrimonyRules, f: int) -> str:
     return f"F{f + 1}"
 
 
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s*")
-_FOUNDATION = r"F(\d+)(?:\s*\(([^)]*)\))?"
-_PLAY = re.compile(rf"pile\s+(\d+)\s*:?\s*(\S+)\s+to\s+{_FOUNDATION}", re.I)
+_NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s*")
+_FOUNDATION = r"F([0-9]+)(?:\s*\(([^)]*)\))?"
+_PLAY = re.compile(rf"pile\s+([0-9]+)\s*:?\s*(\S+)\s+to\s+{_FOUNDATION}", re.I)
 _SHIFT = re.compile(rf"shift\s+(\S+)\s+from\s+{_FOUNDATION}\s+to\s+{_FOUNDATION}", re.I)
-_REDEAL = re.compile(r"redeal\s+pile\s+(\d+)", re.I)
+_REDEAL = re.compile(r"redeal\s+pile\s+([0-9]+)", re.I)
 _DEAL = re.compile(r"deal", re.I)
 
 
@@ -142,22 +142,30 @@ def move_from_json(obj: Any) -> Move:
 
 
 def _pile(text: str) -> int:
-    number = int(text)
-    if not 1 <= number <= PILES:
-        raise MoveSyntaxError(f"no pile {number}: piles are numbered 1 to {PILES}")
-    return number - 1
+    if not 1 <= _small(text) <= PILES:
+        raise MoveSyntaxError(f"no pile {_shown(text)}: piles are numbered 1 to {PILES}")
+    return int(text) - 1
 
 
 def _foundation(rules: MatrimonyRules, number_text: str, label: str | None) -> int:
     """The foundation index for `F<number>`, checking its name in brackets when one is given."""
-    number = int(number_text)
     count = len(rules.foundations)
-    if not 1 <= number <= count:
-        raise MoveSyntaxError(f"no foundation F{number}: foundations are F1 to F{count}")
+    if not 1 <= _small(number_text) <= count:
+        raise MoveSyntaxError(f"no foundation F{_shown(number_text)}: foundations are F1 to F{count}")
+    number = int(number_text)
     found = rules.foundations[number - 1]
     if label is not None and _plain_label(label) not in (_plain_label(found.label), _plain_label(found.ascii_label)):
         raise MoveSyntaxError(f"F{number} is {found.label} in {rules.name} rules, not {label.strip()}")
     return number - 1
+
+
+def _small(digits: str) -> int:
+    """The number `digits` spell, or 0 when it is too long to be any pile's or foundation's."""
+    return int(digits) if len(digits) <= 6 else 0
+
+
+def _shown(digits: str) -> str:
+    return digits if len(digits) <= 12 else f"{digits[:6]}...({len(digits)} digits)"
 
 
 def _plain_label(label: str) -> str:

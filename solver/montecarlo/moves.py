@@ -77,7 +77,7 @@ class Consolidate:
 
 Move = Union[Pair, King, Consolidate]
 
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s*")
+_NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s*")
 
 
 def parse_move(text: str, cols: int = 5) -> Move:
