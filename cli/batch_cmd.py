@@ -95,6 +95,7 @@ def batch_command(
     todo = pending_numbers(numbers, done, game.name, rules.name, retry_unknown)
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}
+    results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
     with ExitStack() as stack:
         stream = sys.stdout
         if out_path:
@@ -107,7 +108,6 @@ def batch_command(
         bar = stack.enter_context(
             tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet, unit="deal", file=sys.stderr)
         )
-        results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
         try:
             for record in results:
                 try:

@@ -42,9 +42,18 @@ class ResultsFileError(WedlockError):
     """A results file holds a line that is not a result record."""
 
 
+MOST_DEALS = 10_000_000  # a batch holds its numbers and its file's records in memory
+
+
 def parse_range(text: str) -> list[str]:
     """Game numbers from `A-B` (inclusive), `A,B,C`, or `@FILE` (one number a line), in order."""
-    text = text.strip()
+    numbers = _numbers_of(text.strip())
+    if not numbers:
+        raise RangeError(f"{text.strip()!r} holds no game number")
+    return numbers
+
+
+def _numbers_of(text: str) -> list[str]:
     if text.startswith("@"):
         path = text[1:]
         try:
@@ -64,8 +73,8 @@ def parse_range(text: str) -> list[str]:
     a, b = (GameNumber.parse(part) for part in (first, last))
     if a.seed > b.seed:
         raise RangeError(f"bad range {text!r}: write A-B with A <= B")
-    if b.seed - a.seed >= 10**9:
-        raise RangeError(f"bad range {text!r}: more than a billion deals")
+    if b.seed - a.seed >= MOST_DEALS:
+        raise RangeError(f"bad range {text!r}: more than {MOST_DEALS:,} deals in one run; split it (--resume continues a file)")
     if forms == {True}:
         return [str(GameNumber(n, True)) for n in range(a.seed, b.seed + 1)]
     return [str(n) for n in range(a.seed, b.seed + 1)]

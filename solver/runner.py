@@ -46,13 +46,22 @@ def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Iterator[dict[str,
 
 
 def run_dask(job: Job, numbers: Sequence[str], address: str) -> Iterator[dict[str, Any]]:
-    """Solve `numbers` on the Dask scheduler at `address`; workers need only this package."""
-    from distributed import Client, as_completed
+    """Solve `numbers` on the Dask scheduler at `address`; workers need only this package.
+
+    It connects at once (a SchedulerError if nobody answers), before any result is asked
+    for, so that a bad address is reported before a results file is opened."""
+    from distributed import Client
 
     try:
         client = Client(address)
     except (OSError, ValueError, TypeError) as err:  # nobody answers there; not an address
         raise SchedulerError(f"cannot reach a Dask scheduler at {address!r}: {err}") from None
+    return _results_from(client, job, numbers)
+
+
+def _results_from(client: Any, job: Job, numbers: Sequence[str]) -> Iterator[dict[str, Any]]:
+    from distributed import as_completed
+
     with client:
         workers = max(1, sum(client.nthreads().values()))
         # A Dask task costs a trip through the scheduler, several times a pool task's cost:

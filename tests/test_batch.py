@@ -76,6 +76,13 @@ def test_batch_solutions_replay(tmp_path: Path) -> None:
         assert run("verify", "monte-carlo", r["game_number"], "--moves", str(moves)).exit_code == 0
 
 
+def test_a_range_is_some_deals_and_not_too_many(tmp_path: Path) -> None:
+    (tmp_path / "none.txt").write_text("# only a comment\n\n")
+    for text, fragment in ((f"@{tmp_path / 'none.txt'}", "no game number"), ("1-10000001", "10,000,000"), ("ms1-ms10000001", "split it")):
+        with pytest.raises(RangeError, match=fragment):
+            parse_range(text)
+
+
 def test_existing_results_need_resume(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert run("batch", "monte-carlo", "1-3", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
@@ -324,6 +331,11 @@ def test_a_scheduler_nobody_runs_is_bad_input(tmp_path: Path) -> None:
             (line,) = [line for line in result.stderr.splitlines() if line.strip()]
             assert line.startswith(f"Error: cannot reach a Dask scheduler at {address!r}") and fragment in line
     assert out.read_text() == before  # the results already written are untouched
+    fresh = tmp_path / "new.jsonl"
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = run("batch", "monte-carlo", "1-5", "--out", str(fresh), "--scheduler", "no-port-here")  # a progress bar asked for
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1  # no bar drawn before the error
+    assert not fresh.exists()
 
 
 def test_resume_keeps_a_whole_last_line_that_lacks_its_newline(tmp_path: Path) -> None:
