@@ -12,6 +12,7 @@ from solver.graph_report import draw_png, export_graph, figures_data, moves_text
 from .common import (
     NUMBERS_MAY_START_WITH_DASH,
     BadInput,
+    FilePath,
     choose_deal,
     count_option,
     deal_file_option,
@@ -34,9 +35,9 @@ DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
 @rules_option
 @count_option("--max-states", DEFAULT_MAX_STATES, "Stop exploring at this many states; every figure is then a bound.")
 @playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
-@click.option("--graphml", type=click.Path(dir_okay=False, writable=True), help="Write the graph as GraphML (Gephi).")
-@click.option("--dot", type=click.Path(dir_okay=False, writable=True), help="Write the graph as Graphviz DOT.")
-@click.option("--png", type=click.Path(dir_okay=False, writable=True), help="Draw a small graph (needs matplotlib).")
+@click.option("--graphml", type=FilePath(writable=True), help="Write the graph as GraphML (Gephi).")
+@click.option("--dot", type=FilePath(writable=True), help="Write the graph as Graphviz DOT.")
+@click.option("--png", type=FilePath(writable=True), help="Draw a small graph (needs matplotlib).")
 @json_option
 @interruptible
 @input_errors
@@ -66,15 +67,12 @@ def analyze_command(
     estimates = {} if fig.complete else estimate(play, f"{game.name}/{rules.name}/{chosen.game_number or 'file'}", fig, playouts)
     if graphml or dot or png:
         exported = export_graph(game, rules, graph, fig)
-        try:
-            if graphml:
-                write_graphml(exported, graphml)
-            if dot:
-                write_dot(exported, dot)
-            if png:
-                draw_png(exported, png)
-        except OSError as err:
-            raise BadInput(f"cannot write {err.filename}: {err.strerror}") from None
+        for path, write in ((graphml, write_graphml), (dot, write_dot), (png, draw_png)):
+            if path:
+                try:
+                    write(exported, path)
+                except OSError as err:
+                    raise BadInput(f"cannot write {path}: {err.strerror}") from None
     if as_json:
         data = {"game": game.name, "rules": rules.name, "game_number": chosen.game_number}
         data.update(figures_data(game, rules, fig))

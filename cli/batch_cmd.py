@@ -18,6 +18,7 @@ from solver.search import Limits
 from .common import (
     INTERRUPTED,
     BadInput,
+    FilePath,
     count_option,
     game_argument,
     input_errors,
@@ -35,7 +36,7 @@ WRITE_FAILED = 1  # the results file stopped taking lines; what it holds stays g
 @click.argument("range_text", metavar="RANGE")
 @rules_option
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Results file (JSON lines); default stdout.")
+@click.option("--out", "out_path", type=FilePath(), help="Results file (JSON lines); default stdout.")
 @click.option("--resume", is_flag=True, help="Continue the results file: solve only the numbers it lacks.")
 @click.option(
     "--retry-unknown",
@@ -80,6 +81,8 @@ def batch_command(
     game = game_named(game_name)
     rules = rules_of(game, rules_name)
     numbers = parse_range(range_text)
+    if scheduler is not None and not scheduler.strip():
+        raise BadInput("--scheduler needs an address, like tcp://10.0.0.5:8786")
     if out_path is None and resume:
         raise BadInput("--resume needs --out FILE")
     if retry_unknown and not resume:

@@ -4,6 +4,7 @@ errors into exit 2 and Ctrl-C into exit 130."""
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -74,11 +75,38 @@ def shows_progress(flag: bool | None) -> bool:
 # `-3` is then read as a (bad) game number, reported in one line, not as an unknown option.
 NUMBERS_MAY_START_WITH_DASH = {"ignore_unknown_options": True}
 
+class FilePath(click.Path):
+    """A file's path, which must not be empty (an empty one would otherwise read as "none
+    given": --out '' would write to stdout, --dot '' nothing at all)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(dir_okay=False, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("a file name cannot be empty", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Seconds(click.FloatRange):
+    """Seconds, 0 or more: never NaN, which compares false with every limit and so would
+    never stop a search."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail("not a number of seconds", param, ctx)
+        return seconds
+
+
 game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(sorted(GAMES)))
 number_argument = click.argument("number", metavar="N", required=False)
 deal_file_option = click.option(
     "--deal-file",
-    type=click.Path(dir_okay=False),
+    type=FilePath(),
     help="Read the deal from a file: the cards in dealing order (see README).",
 )
 rules_option = click.option("--rules", "rules_name", help="Rule set (default: the game's own; see README).")
@@ -104,7 +132,7 @@ def limit_options(command: Callable) -> Callable:
         show_default=True,
         help="Give up (unknown) when the search holds this many states.",
     )(command)
-    command = click.option("--time-limit", type=click.FloatRange(min=0), help="Give up (unknown) after S seconds.")(command)
+    command = click.option("--time-limit", type=Seconds(), help="Give up (unknown) after S seconds.")(command)
     command = click.option("--node-limit", type=click.IntRange(min=1), help="Give up (unknown) after N states.")(command)
     return command
 

@@ -9,11 +9,11 @@ import click
 from solver.batch import merge_records, read_results
 from solver.stats import mean_text, summarize
 
-from .common import BadInput, input_errors, json_option
+from .common import BadInput, FilePath, input_errors, json_option
 
 
 @click.command("stats")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=FilePath(exists=True))
 @json_option
 @input_errors
 def stats_command(files: tuple[str, ...], as_json: bool) -> None:

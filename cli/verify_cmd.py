@@ -11,7 +11,17 @@ from solver.errors import GameNumberError, MoveSyntaxError
 from solver.movefile import parse_moves
 from solver.numbering import GameNumber
 
-from .common import NUMBERS_MAY_START_WITH_DASH, BadInput, choose_deal, deal_file_option, game_argument, input_errors, number_argument, rules_option
+from .common import (
+    NUMBERS_MAY_START_WITH_DASH,
+    BadInput,
+    FilePath,
+    choose_deal,
+    deal_file_option,
+    game_argument,
+    input_errors,
+    number_argument,
+    rules_option,
+)
 
 
 @click.command("verify", context_settings=NUMBERS_MAY_START_WITH_DASH)
@@ -19,7 +29,7 @@ from .common import NUMBERS_MAY_START_WITH_DASH, BadInput, choose_deal, deal_fil
 @number_argument
 @deal_file_option
 @rules_option
-@click.option("--moves", "moves_file", required=True, type=click.Path(dir_okay=False), help="The moves: JSON or text.")
+@click.option("--moves", "moves_file", required=True, type=FilePath(), help="The moves: JSON or text.")
 @input_errors
 def verify_command(
     game_name: str, number: str | None, deal_file: str | None, rules_name: str | None, moves_file: str

@@ -145,5 +145,5 @@ def draw_png(graph: nx.DiGraph, path: str | Path) -> None:
     )
     axes.set_axis_off()
     axes.set_title("gold: won, green: can still win, red: dead end, blue: no win found, grey: unexplored")
-    figure.savefig(str(path), dpi=100, bbox_inches="tight")
+    figure.savefig(str(path), format="png", dpi=100, bbox_inches="tight")  # at `path` itself, whatever its ending
     plt.close(figure)

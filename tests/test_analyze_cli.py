@@ -108,6 +108,25 @@ def test_png_refuses_a_big_graph_politely(tmp_path: Path, monkeypatch: pytest.Mo
     assert not (tmp_path / "g.png").exists()
 
 
+def test_png_is_written_where_asked_whatever_the_name_ends_in(tmp_path: Path) -> None:
+    for name in ("picture", "g.xyz", "g."):
+        result = run("analyze", *SMALL, "--png", tmp_path / name)
+        assert result.exit_code == 0, result.stderr
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.", "g.xyz", "picture"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("option", ["--dot", "--graphml", "--png"])
+def test_an_export_the_disk_refuses_names_its_file(option: str) -> None:
+    assert_bad_input(run("analyze", *SMALL, option, "/dev/full"), "cannot write /dev/full", "No space left")
+
+
+@pytest.mark.parametrize("option", ["--dot", "--graphml", "--png"])
+def test_an_empty_export_name_is_bad_input(option: str) -> None:
+    assert_bad_input(run("analyze", *SMALL, option, ""), option, "cannot be empty")
+
+
 @pytest.mark.parametrize("number", ["0", "-3", "abc", "ms0"])
 def test_bad_game_numbers_are_one_line(number: str) -> None:
     assert_bad_input(run("analyze", "monte-carlo", number), number.lstrip("-") or number)

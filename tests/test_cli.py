@@ -315,6 +315,25 @@ def test_limits_must_be_positive(option: str) -> None:
     assert option in result.stderr
 
 
+@pytest.mark.parametrize("seconds", ["-1", "nan", "NaN", "soon"])
+def test_time_limit_is_a_number_of_seconds(seconds: str) -> None:
+    assert_bad_input(run("solve", "monte-carlo", "1", "--time-limit", seconds), "--time-limit")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("deal", "monte-carlo", "--deal-file", ""),
+        ("verify", "monte-carlo", "1", "--moves", ""),
+        ("batch", "monte-carlo", "1", "--out", ""),
+        ("batch", "monte-carlo", "1", "--scheduler", ""),
+        ("stats", ""),
+    ],
+)
+def test_an_empty_file_name_or_address_is_bad_input(args: tuple[str, ...]) -> None:
+    assert_bad_input(run(*args), args[-2] if args[-2].startswith("--") else "FILES")
+
+
 # --- deal files ---------------------------------------------------------------------------
 
 
