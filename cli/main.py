@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import click
@@ -16,6 +18,20 @@ from .stats_cmd import stats_command
 from .verify_cmd import verify_command
 
 
+# `wedlock` with no command (click 8.2 and later; older ones print the help themselves)
+NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
+OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # stdout on a disk that is full
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that the exit does not try again to flush what
+    could not be written (and print a second error about it)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 class OneLineErrors(click.Group):
     """A group whose every usage error is one line on stderr, with exit status 2."""
 
@@ -23,6 +39,9 @@ class OneLineErrors(click.Group):
         kwargs["standalone_mode"] = False
         try:
             status = super().main(*args, **kwargs)
+        except NO_COMMAND as err:  # `wedlock` alone: the help, as it is, not squeezed onto a line
+            click.echo(err.format_message(), err=True)
+            sys.exit(err.exit_code)
         except click.ClickException as err:
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
@@ -31,6 +50,12 @@ class OneLineErrors(click.Group):
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except OSError as err:
+            if err.errno not in OUTPUT_FULL:
+                raise
+            _quiet_stdout()
+            click.echo(f"Error: cannot write the output: {err.strerror}", err=True)
             sys.exit(1)
         sys.exit(status if isinstance(status, int) else 0)
 

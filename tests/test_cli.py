@@ -334,6 +334,24 @@ def test_an_empty_file_name_or_address_is_bad_input(args: tuple[str, ...]) -> No
     assert_bad_input(run(*args), args[-2] if args[-2].startswith("--") else "FILES")
 
 
+def test_wedlock_alone_shows_the_commands() -> None:
+    result = run()
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "Commands:" in result.stderr and "solve" in result.stderr and len(result.stderr.splitlines()) > 5
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("deal", "monte-carlo", "5"), ("solve", "monte-carlo", "5", "--json")])
+def test_output_to_a_full_disk_is_one_line(args: tuple[str, ...]) -> None:
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "cli", *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+    assert done.returncode == 1
+    assert done.stderr == "Error: cannot write the output: No space left on device\n"
+
+
 # --- deal files ---------------------------------------------------------------------------
 
 
