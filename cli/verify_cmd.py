@@ -54,6 +54,8 @@ def verify_command(
     if moves.game is not None and moves.game != chosen.game.name:
         raise BadInput(f"{moves_file} holds moves of {moves.game}, not {chosen.game.name}")
     if moves.rules is not None and moves.rules != chosen.rules.name:
+        if moves.rules not in chosen.game.rule_sets:
+            raise BadInput(f"{moves_file} names rules {moves.rules!r}, which {chosen.game.title} does not have")
         raise BadInput(f"{moves_file} holds moves for {moves.rules} rules; pass --rules {moves.rules}")
     if moves.game_number is not None and chosen.game_number is not None:
         try:  # compare canonical forms: "ms1", "#1" and "1" are the same game

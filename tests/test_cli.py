@@ -334,6 +334,14 @@ def test_an_empty_file_name_or_address_is_bad_input(args: tuple[str, ...]) -> No
     assert_bad_input(run(*args), args[-2] if args[-2].startswith("--") else "FILES")
 
 
+def test_a_moves_file_for_other_rules_says_which(tmp_path: Path) -> None:
+    solved = run("solve", "monte-carlo", "2", "--rules", "strict", "--json")
+    data = json.loads(solved.stdout)
+    assert verify(tmp_path, 2, solved.stdout, "--rules", "strict").exit_code == 0  # won
+    assert_bad_input(verify(tmp_path, 2, solved.stdout), "strict rules", "pass --rules strict")
+    assert_bad_input(verify(tmp_path, 2, json.dumps({**data, "rules": "bogus"}), "--rules", "strict"), "'bogus'", "does not have")
+
+
 def test_wedlock_alone_shows_the_commands() -> None:
     result = run()
     assert result.exit_code == 2 and result.stdout == ""
