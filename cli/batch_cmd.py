@@ -71,7 +71,7 @@ def batch_command(
 ) -> None:
     """Solve every game number of RANGE and write one JSON line per deal.
 
-    RANGE is A-B (inclusive), a list A,B,C, or @FILE (one number a line). Lines are
+    RANGE is A-B (inclusive), a list A,B,C, or @FILE (one of those a line). Lines are
     written as deals finish; a batch stopped at any moment continues with --resume.
     With --retry-unknown, a deal left unknown gets a new line after its old one; from
     then on its decided line is the one that counts (stats, --resume).

@@ -46,7 +46,8 @@ MOST_DEALS = 10_000_000  # a batch holds its numbers and its file's records in m
 
 
 def parse_range(text: str) -> list[str]:
-    """Game numbers from `A-B` (inclusive), `A,B,C`, or `@FILE` (one number a line), in order."""
+    """Game numbers from `A-B` (inclusive), `A,B,C`, or `@FILE` (a number, range or list a
+    line), in order, each once."""
     numbers = _numbers_of(text.strip())
     if not numbers:
         raise RangeError(f"{text.strip()!r} holds no game number")
@@ -60,8 +61,19 @@ def _numbers_of(text: str) -> list[str]:
             lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise RangeError(f"cannot read {path!r}: {getattr(err, 'strerror', None) or err}") from None
-        items = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, 1)]
-        return _unique([_number(item, f"{path} line {n}") for n, item in items if item])
+        numbers = []
+        for n, line in enumerate(lines, 1):
+            item = line.split("#", 1)[0].strip()
+            if item.startswith("@"):
+                raise RangeError(f"{path} line {n}: a file of numbers cannot name another")
+            if item:
+                try:
+                    numbers += _numbers_of(item)
+                except WedlockError as err:
+                    raise RangeError(f"{path} line {n}: {err}") from None
+            if len(numbers) > MOST_DEALS:
+                raise RangeError(f"{path}: more than {MOST_DEALS:,} deals in one run; split it (--resume continues a file)")
+        return _unique(numbers)
     if "," in text:
         return _unique([_number(item, "the list") for item in text.split(",")])
     first, dash, last = text.partition("-")

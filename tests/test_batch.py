@@ -41,6 +41,14 @@ def test_range_forms(tmp_path: Path) -> None:
     assert parse_range(f"@{listed}") == ["5", "7", "ms40000"]
     assert parse_range("31998-32001") == ["31998", "31999", "32000", "32001"]
     assert parse_range("9") == ["9"]
+    listed.write_text("1-3   # a range\n8,2\n3\n")
+    assert parse_range(f"@{listed}") == ["1", "2", "3", "8"]  # each once, in order
+    listed.write_text("4\n5-x\n")
+    with pytest.raises(RangeError, match="numbers.txt line 2"):
+        parse_range(f"@{listed}")
+    listed.write_text(f"@{listed}\n")
+    with pytest.raises(RangeError, match="cannot name another"):
+        parse_range(f"@{listed}")
 
 
 @pytest.mark.parametrize("text", ["5-3", "0-3", "a-b", "1,x", "@/no/such/file", "1-2-3", "ms0"])
