@@ -32,6 +32,7 @@ from .search import Limits
 
 RECORD_KEYS = ("game", "rules", "game_number", "verdict", "moves", "states", "seconds", "version")
 VERDICTS = ("won", "lost", "unknown")
+_KEY_SET = frozenset(RECORD_KEYS)
 
 
 class RangeError(WedlockError):
@@ -192,9 +193,9 @@ def chunks(numbers: Sequence[str], size: int) -> Iterator[list[str]]:
 def check_record(obj: Any, where: str) -> dict[str, Any]:
     """The record, its game number in the form batch writes it (`ms1` is game 1), or a
     ResultsFileError saying what is wrong with it."""
-    if not isinstance(obj, dict) or any(k not in obj for k in RECORD_KEYS):
+    if not isinstance(obj, dict) or not obj.keys() >= _KEY_SET:
         raise ResultsFileError(f"{where}: not a wedlock result (needs {', '.join(RECORD_KEYS)})")
-    if not all(isinstance(obj[k], str) for k in ("game", "rules", "game_number", "version")):
+    if not (type(obj["game"]) is type(obj["rules"]) is type(obj["game_number"]) is type(obj["version"]) is str):
         raise ResultsFileError(f"{where}: game, rules, game_number and version must be text")
     if not isinstance(obj["verdict"], str) or obj["verdict"] not in VERDICTS:
         raise ResultsFileError(f"{where}: unknown verdict {obj['verdict']!r}")
@@ -204,8 +205,11 @@ def check_record(obj: Any, where: str) -> dict[str, Any]:
         raise ResultsFileError(
             f"{where}: analysis must hold playouts, and random and greedy as {{low, value, high}} in order within 0..1"
         )
+    number = obj["game_number"]
+    if number.isdigit() and number.isascii() and number[0] != "0":
+        return obj  # as batch writes a plain number: the common case, and a quick one
     try:
-        number = str(GameNumber.parse(obj["game_number"]))
+        number = str(GameNumber.parse(number))
     except WedlockError as err:
         raise ResultsFileError(f"{where}: {err}") from None
     return obj if number == obj["game_number"] else {**obj, "game_number": number}
