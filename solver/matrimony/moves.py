@@ -142,17 +142,18 @@ def move_from_json(obj: Any) -> Move:
 
 
 def _pile(text: str) -> int:
-    if not 1 <= _small(text) <= PILES:
+    number = _small(text)
+    if not 1 <= number <= PILES:
         raise MoveSyntaxError(f"no pile {_shown(text)}: piles are numbered 1 to {PILES}")
-    return int(text) - 1
+    return number - 1
 
 
 def _foundation(rules: MatrimonyRules, number_text: str, label: str | None) -> int:
     """The foundation index for `F<number>`, checking its name in brackets when one is given."""
     count = len(rules.foundations)
-    if not 1 <= _small(number_text) <= count:
+    number = _small(number_text)
+    if not 1 <= number <= count:
         raise MoveSyntaxError(f"no foundation F{_shown(number_text)}: foundations are F1 to F{count}")
-    number = int(number_text)
     found = rules.foundations[number - 1]
     if label is not None and _plain_label(label) not in (_plain_label(found.label), _plain_label(found.ascii_label)):
         raise MoveSyntaxError(f"F{number} is {found.label} in {rules.name} rules, not {label.strip()}")
