@@ -94,7 +94,9 @@ def batch_command(
         )
     if out_path and not resume and os.path.exists(out_path) and os.path.getsize(out_path):
         raise BadInput(f"{out_path} is not empty; add --resume to continue it, or choose another file")
-    done = read_results(out_path, repair=resume) if out_path else []
+    if resume and os.path.exists(out_path) and not os.path.isfile(out_path):
+        raise BadInput(f"{out_path}: --resume reads and mends its results, so it must be a file, not a pipe or device")
+    done = read_results(out_path, repair=True) if resume else []
     todo = pending_numbers(numbers, done, game.name, rules.name, retry_unknown)
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}

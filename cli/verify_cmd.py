@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from solver.errors import GameNumberError, MoveSyntaxError
+from solver.input_files import read_text
 from solver.movefile import parse_moves
 from solver.numbering import GameNumber
 
@@ -43,7 +43,7 @@ def verify_command(
     Example: wedlock solve monte-carlo 7 > win.txt; wedlock verify monte-carlo 7 --moves win.txt
     """
     try:
-        text = Path(moves_file).read_text(encoding="utf-8-sig")
+        text = read_text(moves_file)
     except (OSError, UnicodeDecodeError) as err:
         raise BadInput(f"cannot read moves file {moves_file!r}: {getattr(err, 'strerror', None) or err}") from None
     chosen = choose_deal(game_name, number, deal_file, rules_name)

@@ -27,6 +27,7 @@ from . import __version__, analysis, playouts
 from .errors import WedlockError
 from .game import rules_of
 from .games import game_named
+from .input_files import read_bytes, read_text
 from .numbering import GameNumber
 from .search import Limits
 
@@ -59,7 +60,7 @@ def _numbers_of(text: str) -> list[str]:
     if text.startswith("@"):
         path = text[1:]
         try:
-            lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+            lines = read_text(path).splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise RangeError(f"cannot read {path!r}: {getattr(err, 'strerror', None) or err}") from None
         numbers = []
@@ -242,7 +243,7 @@ def read_results(path: str | Path, repair: bool = False) -> list[dict[str, Any]]
     off or the whole one given its newline, but only once every line has been read."""
     path = Path(path)
     try:
-        data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        data = gzip.decompress(read_bytes(path)) if path.suffix == ".gz" else read_bytes(path)
     except FileNotFoundError:
         return []
     except (gzip.BadGzipFile, EOFError, zlib.error):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .cards import Card
 from .errors import CardError, DealError
+from .input_files import read_text
 from .numbering import GameNumber, shuffled_ids
 
 
@@ -42,7 +43,7 @@ def parse_deal_text(text: str, decks: int) -> list[Card]:
 def read_deal_file(path: str | Path, decks: int) -> list[Card]:
     """Read a deal file (see the module docstring for its format)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as err:
         raise DealError(f"cannot read deal file {str(path)!r}: {getattr(err, 'strerror', None) or err}") from None
     return parse_deal_text(text, decks)

@@ -10,8 +10,10 @@ reached, not only their first check.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -203,3 +205,45 @@ def test_a_byte_order_mark_is_not_part_of_the_first_card_or_move(tmp_path: Path)
     assert runner.invoke(cli, ["verify", "monte-carlo", "5", "--moves", str(tmp_path / "moves.txt")]).exit_code == 0
     (tmp_path / "numbers.txt").write_text("5\n6\n", encoding="utf-8-sig")
     assert parse_range(f"@{tmp_path / 'numbers.txt'}") == ["5", "6"]
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(st.characters(blacklist_characters="\r\n"), max_size=8), max_size=5), st.sampled_from(["\n", "\r\n", "\r"]))
+def test_files_read_alike_whatever_their_line_ends(tmp_path: Path, lines: list[str], newline: str) -> None:
+    from solver.input_files import read_text
+
+    path = tmp_path / "lines.txt"
+    path.write_bytes(newline.join(lines).encode("utf-8"))
+    assert read_text(path) == "\n".join(lines)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_device_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """/dev/zero never ends: read, it would fill the memory. Every command that reads a
+    file the user names refuses it in one line."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    runner = CliRunner()
+    for args in (
+        ["stats", "/dev/zero"],
+        ["deal", "monte-carlo", "--deal-file", "/dev/zero"],
+        ["verify", "monte-carlo", "5", "--moves", "/dev/zero"],
+        ["batch", "monte-carlo", "@/dev/zero"],
+    ):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2, args
+        assert result.stderr.count("\n") == 1 and "a device, not a file" in result.stderr, args
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_resume_refuses_a_pipe_it_would_wait_on_forever(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    os.mkfifo(tmp_path / "pipe")
+    result = CliRunner().invoke(cli, ["batch", "monte-carlo", "1", "--out", str(tmp_path / "pipe"), "--resume"])
+    assert result.exit_code == 2
+    assert "must be a file" in result.stderr and result.stderr.count("\n") == 1

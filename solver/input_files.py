@@ -1,0 +1,30 @@
+"""Reading the files a user names: deals, moves, lists of game numbers, results.
+
+Each is read whole, so a device such as /dev/zero, which never ends, is refused before a
+byte is read rather than filling the memory. Pipes (`/dev/stdin` fed by a shell) are files
+that end and are read as usual.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of the file at `path`; an OSError, with its `strerror` fit to show a user,
+    when it cannot be read or is a device."""
+    with open(path, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            raise OSError(errno.EINVAL, "a device, not a file", str(path))
+        return f.read()
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a UTF-8 file (a leading byte-order mark dropped, line ends made "\\n");
+    a UnicodeDecodeError when it is not UTF-8."""
+    text = read_bytes(path).decode("utf-8-sig")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
