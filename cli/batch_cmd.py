@@ -12,7 +12,7 @@ from tqdm import tqdm
 from solver.batch import Analyze, Job, ResultsWriter, default_jobs, parse_range, pending_numbers, read_results
 from solver.game import rules_of
 from solver.games import game_named
-from solver.runner import run_dask, run_local
+from solver.runner import SchedulerError, run_dask, run_local
 from solver.search import Limits
 
 from .common import (
@@ -28,7 +28,7 @@ from .common import (
 )
 
 
-WRITE_FAILED = 1  # the results file stopped taking lines; what it holds stays good
+BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler went away; what the file holds stays good
 
 
 @click.command("batch")
@@ -113,20 +113,26 @@ def batch_command(
         bar = stack.enter_context(
             tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet, unit="deal", file=sys.stderr)
         )
+
+        def broke_off(problem: str) -> None:
+            bar.close()
+            written = f"{sum(counts.values())} results written"
+            if out_path:
+                written += "; --resume continues"
+            click.echo(f"Error: {problem}; {written}.", err=True)
+            sys.exit(BROKE_OFF)
+
         try:
             for record in results:
                 try:
                     writer.write(record)
                 except OSError as err:  # the results file stopped taking lines (a full disk, say)
-                    bar.close()
-                    written = f"{sum(counts.values())} results written"
-                    if out_path:
-                        written += "; --resume continues"
-                    click.echo(f"Error: cannot write {out_path or 'stdout'}: {err.strerror}; {written}.", err=True)
-                    sys.exit(WRITE_FAILED)
+                    broke_off(f"cannot write {out_path or 'stdout'}: {err.strerror}")
                 counts[record["verdict"]] += 1
                 bar.set_postfix(counts, refresh=False)
                 bar.update(1)
+        except SchedulerError as err:
+            broke_off(str(err))
         except KeyboardInterrupt:
             bar.close()
             click.echo(f"Interrupted: {sum(counts.values())} results written; --resume continues.", err=True)

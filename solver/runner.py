@@ -6,6 +6,7 @@ Each runner yields result records as deals finish (not in game-number order).
 from __future__ import annotations
 
 import multiprocessing
+from concurrent.futures import CancelledError
 from functools import partial
 from typing import Any, Iterator, Sequence
 
@@ -14,7 +15,8 @@ from .errors import WedlockError
 
 
 class SchedulerError(WedlockError):
-    """The Dask scheduler named on the command line could not be reached."""
+    """The Dask scheduler named on the command line could not be reached, or went away
+    while a batch was running."""
 
 
 def chunk_size(count: int, workers: int, tasks_per_worker: int = 8, most: int = 32) -> int:
@@ -71,6 +73,17 @@ def _results_from(client: Any, job: Job, numbers: Sequence[str]) -> Iterator[dic
         futures = client.map(solve_chunk, [job] * len(parts), parts, pure=False)
         try:
             for future in as_completed(futures):
-                yield from future.result()
+                try:
+                    records = future.result()
+                except CancelledError as err:  # as the client does to every task when it loses the scheduler
+                    raise SchedulerError(_cancelled(err)) from None
+                yield from records
         finally:
             client.cancel(futures)
+
+
+def _cancelled(err: Exception) -> str:
+    text = str(err)
+    if "connection" in text and "scheduler" in text:
+        return "lost the connection to the Dask scheduler"
+    return "Dask cancelled a task: " + (text.strip().splitlines() or ["no reason given"])[0].rstrip(".")

@@ -435,3 +435,55 @@ def test_a_game_number_counts_as_one_deal_however_it_is_written(tmp_path: Path) 
     assert result.exit_code == 2 and "game 7 is won in one line and lost in another" in result.stderr
     out.write_text(json.dumps({**GOOD_RECORD, "game_number": "#7"}) + "\n")
     assert read_results(out)[0]["game_number"] == "7"
+
+
+class _SchedulerThatGoesAway:
+    """Stands in for a Dask client whose scheduler dies after the first task: that task's
+    records arrive, every later one is cancelled the way distributed cancels them."""
+
+    def __init__(self, address: str) -> None:
+        self.calls = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def nthreads(self) -> dict[str, int]:
+        return {"worker": 1}
+
+    def map(self, fn, *columns, pure: bool = True) -> list:
+        return [_Future(fn, args) for args in zip(*columns)]
+
+    def cancel(self, futures) -> None:
+        pass
+
+
+class _Future:
+    done = 0
+
+    def __init__(self, fn, args) -> None:
+        self.fn, self.args = fn, args
+
+    def result(self):
+        from distributed.client import FutureCancelledError
+
+        _Future.done += 1
+        if _Future.done > 1:
+            raise FutureCancelledError("solve_chunk-1", "scheduler-connection-lost", "Client lost the connection to the scheduler.")
+        return self.fn(*self.args)
+
+
+def test_a_scheduler_lost_mid_batch_keeps_what_was_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(distributed, "Client", _SchedulerThatGoesAway)
+    monkeypatch.setattr(distributed, "as_completed", iter)
+    monkeypatch.setattr(_Future, "done", 0)
+    out = tmp_path / "r.jsonl"
+    result = run("batch", "monte-carlo", "1-8", "--out", str(out), "--quiet", "--scheduler", "tcp://10.0.0.5:8786")
+    written = lines_of(out)
+    assert result.exit_code == 1 and written and len(written) < 8
+    assert result.stderr.strip() == f"Error: lost the connection to the Dask scheduler; {len(written)} results written; --resume continues."
+    assert run("batch", "monte-carlo", "1-8", "--out", str(out), "--quiet", "--resume").exit_code == 0
+    assert sorted(int(r["game_number"]) for r in lines_of(out)) == list(range(1, 9))
