@@ -7,7 +7,7 @@ import sys
 import click
 
 from solver.errors import GameNumberError, MoveSyntaxError
-from solver.input_files import read_text
+from solver.input_files import read_text, why_unreadable
 from solver.movefile import parse_moves
 from solver.numbering import GameNumber
 
@@ -45,7 +45,7 @@ def verify_command(
     try:
         text = read_text(moves_file)
     except (OSError, UnicodeDecodeError) as err:
-        raise BadInput(f"cannot read moves file {moves_file!r}: {getattr(err, 'strerror', None) or err}") from None
+        raise BadInput(f"cannot read moves file {moves_file!r}: {why_unreadable(err)}") from None
     chosen = choose_deal(game_name, number, deal_file, rules_name)
     try:
         moves = parse_moves(chosen.game, chosen.rules, text)

@@ -27,7 +27,7 @@ from . import __version__, analysis, playouts
 from .errors import WedlockError
 from .game import rules_of
 from .games import game_named
-from .input_files import read_bytes, read_text
+from .input_files import read_bytes, read_text, why_unreadable
 from .numbering import GameNumber
 from .search import Limits
 
@@ -62,7 +62,7 @@ def _numbers_of(text: str) -> list[str]:
         try:
             lines = read_text(path).splitlines()
         except (OSError, UnicodeDecodeError) as err:
-            raise RangeError(f"cannot read {path!r}: {getattr(err, 'strerror', None) or err}") from None
+            raise RangeError(f"cannot read {path!r}: {why_unreadable(err)}") from None
         numbers = []
         for n, line in enumerate(lines, 1):
             item = line.split("#", 1)[0].strip()

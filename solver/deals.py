@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .cards import Card
 from .errors import CardError, DealError
-from .input_files import read_text
+from .input_files import read_text, why_unreadable
 from .numbering import GameNumber, shuffled_ids
 
 
@@ -45,7 +45,7 @@ def read_deal_file(path: str | Path, decks: int) -> list[Card]:
     try:
         text = read_text(path)
     except (OSError, UnicodeDecodeError) as err:
-        raise DealError(f"cannot read deal file {str(path)!r}: {getattr(err, 'strerror', None) or err}") from None
+        raise DealError(f"cannot read deal file {str(path)!r}: {why_unreadable(err)}") from None
     return parse_deal_text(text, decks)
 
 

@@ -28,3 +28,8 @@ def read_text(path: str | Path) -> str:
     a UnicodeDecodeError when it is not UTF-8."""
     text = read_bytes(path).decode("utf-8-sig")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def why_unreadable(err: OSError | UnicodeDecodeError) -> str:
+    """What stopped `read_bytes` or `read_text`, in words for an error line."""
+    return getattr(err, "strerror", None) or str(err)
