@@ -567,3 +567,25 @@ def test_pysol_dead_plays_a_settled_copy_before_a_free_one() -> None:
             assert PysolSpace(table, pos).dead(pos) == (verdict == LOST)
             assert PysolSpace(table, pos).dead(pos, ahead=True) == (verdict == LOST)
             assert solve(PysolSpace(table, pos), EXHAUSTIVE).verdict == verdict
+
+
+def test_a_card_over_its_own_copy_in_a_pile_still_to_be_redealt_is_no_safe_play() -> None:
+    # Clubs hold J .. A going down and nothing going up; hearts Q K A .. 9 going up; the
+    # rest is done. Pile 1 holds clubs J .. A (A on top), pile 14 10♥ Q♣ Q♣, pile 15 K♣ K♣
+    # J♥. Playing pile 14's top Q♣ now, to start clubs going up, loses: the other Q♣ then
+    # blocks 10♥, and redealing pile 14 puts it onto J♥, which covers both K♣. Redealing
+    # pile 14 first sends the two Q♣ to piles 15 and 16 and wins. Once pile 14 has been
+    # redealt (it is never picked up again), nothing wins, and the play is safe again.
+    table = Table(PYSOL, deal_of(1))
+    clubs = [code_of(Card.parse(c)) for c in "JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC".split()]
+    piles = [b""] * 16
+    piles[0] = bytes(clubs)
+    piles[13] = bytes(code_of(Card.parse(c)) for c in ("TH", "QC", "QC"))
+    piles[14] = bytes(code_of(Card.parse(c)) for c in ("KC", "KC", "JH"))
+    counts = (11, 13, 13, 13, 0, 13, 11, 13)
+    for rounds, verdict in ((2, WON), (3, LOST)):
+        pos = Position(tuple(piles), counts, 104, rounds)
+        space = PysolSpace(table, pos)
+        assert space.safe(pos, pos.piles, pos.foundations, 13) == (rounds == 3)
+        assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
+        assert solve(space, EXHAUSTIVE).verdict == verdict

@@ -259,16 +259,20 @@ class PysolSuits:
 
         Conditions: the stock is empty; X's suit does not hold 13 cards; the other copy of
         X is not in another pile; and either p has been redealt already, or nothing can land
-        on p before its redeal and X, dealt last from p, would land on a pile that has been
-        redealt (its own, or one after it).
+        on p before its redeal, the other copy is not under X in p, and X, dealt last from
+        p, would land on a pile that has been redealt (its own, or one after it).
         Proof: take a line L that wins from here and drop its play of X: the result L'
         wins after playing X now. Until L plays X, X stays in p (or, after p's redeal, on a
         pile never picked up again); any card L puts on X leaves before X, so L' takes the
         same cards off the same tops; no redeal sees X under other cards (p is never
         redealt again, or X is its top card when it is, and the last card dealt shifts no
-        other); the other X cannot be played first; and every card of X's suit that L plays
-        before X still fits with X down, since below and above 13 cards each card extends
-        one end of its suit's runs, and two cards at one end are the two copies.
+        other); the other X cannot be played first, being on a foundation already or under
+        X in a pile never picked up again; and every card of X's suit that L plays before X
+        still fits with X down, since below and above 13 cards each card extends one end of
+        its suit's runs, and two cards at one end are the two copies.
+        The other copy under X in a pile still to be redealt breaks the proof: the redeal
+        deals the two out onto different piles, and L may play that copy first, onto the
+        foundation L' has given X (tests/test_matrimony_spaces.py has such a position).
         """
         if pos.stock < DECK:
             return False
@@ -278,6 +282,8 @@ class PysolSuits:
         next_redeal = PILES - 1 - pos.rounds
         if p > next_redeal:
             return True
+        if piles[p].count(code) > 1:
+            return False
         return p + len(piles[p]) - 1 < PILES and not self.may_land_on(piles, p, next_redeal)
 
     @staticmethod
