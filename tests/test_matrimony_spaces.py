@@ -13,7 +13,7 @@ import random
 from functools import lru_cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from solver.beam import beam_search
@@ -26,7 +26,7 @@ from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
 from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
-from solver.matrimony.rules import RULE_SETS, code_of
+from solver.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
 from solver.matrimony.verify import referee
 from solver.numbering import GameNumber
 from solver.plain_space import PlainSpace
@@ -589,3 +589,47 @@ def test_a_card_over_its_own_copy_in_a_pile_still_to_be_redealt_is_no_safe_play(
         assert space.safe(pos, pos.piles, pos.foundations, 13) == (rounds == 3)
         assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
         assert solve(space, EXHAUSTIVE).verdict == verdict
+
+
+@st.composite
+def pysol_endings(draw) -> Position:
+    """A made-up end of a PySolFC game: the stock gone, any number of redeals done, one or
+    two suits unfinished with a few cards each, those cards scattered over a few piles;
+    often with the card a suit wants and its other copy both in the next pile to be redealt,
+    the wanted one on top (the shape of test_a_card_over_its_own_copy_...)."""
+    space = PysolSpace(Table(PYSOL, deal_of(1)))
+    counts = [13] * 8
+    cards: list[int] = []
+    for s in draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True)):
+        down = draw(st.integers(17 if cards else 8, 23))  # up to 18 cards of the first suit left, 9 of another
+        first = draw(st.integers(max(0, down - 13), min(13, down)))
+        counts[space.down[s]], counts[space.up[s]] = first, down - first
+        if down == FOUNDATION_CARDS:
+            counts[space.down[s]], counts[space.up[s]] = 0, FOUNDATION_CARDS
+        cards += [c for c in range(13 * s, 13 * s + 13) for _ in range(2 - space.copies_down(counts, c))]
+    rounds = draw(st.integers(0, 15))
+    wanted = sorted(c for c in set(cards) if cards.count(c) == 2 and space.after_play(counts, c) is not None)
+    pair = draw(st.sampled_from(wanted)) if wanted and draw(st.booleans()) else None
+    if pair is not None:
+        cards = [c for c in cards if c != pair]
+    piles = [bytearray() for _ in range(16)]
+    used = draw(st.lists(st.integers(0, 15), min_size=2, max_size=12, unique=True))
+    for c in draw(st.permutations(cards)):
+        piles[draw(st.sampled_from(used))].append(c)
+    if pair is not None:
+        piles[15 - rounds] += bytes([pair, pair])
+    return Position(tuple(bytes(p) for p in piles), tuple(counts), DECK, rounds)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pysol_endings())
+def test_pysol_exact_space_agrees_with_plain_search_on_made_up_endings(pos: Position) -> None:
+    table = Table(PYSOL, deal_of(1))
+    plain = solve(PlainSpace(table, pos), Limits(max_states=PLAIN_CAP, first_pass=None))
+    event(plain.verdict)
+    if plain.verdict == UNKNOWN:
+        return
+    space = PysolSpace(table, pos)
+    assert solve(space, EXHAUSTIVE).verdict == plain.verdict
+    if plain.verdict == WON:
+        assert not space.dead(pos) and not space.dead(pos, ahead=True) and not space.tangles.dead(pos)
