@@ -509,10 +509,15 @@ def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
     assert won_seen >= 100, won_seen
 
 
+def pile_of(text: str) -> bytes:
+    """A pile's card codes from its cards written bottom first, like "TH QC QC"."""
+    return bytes(code_of(Card.parse(c)) for c in text.split())
+
+
 def tangle_position(p10: str) -> Position:
     """A late position of game 52 (every pile settled), with pile 10 as given."""
     piles = {4: "6S", 5: "TC JS 5S", 6: "TS", 7: "AD", 8: "KD", 9: "3D JH 7S", 10: p10, 12: "9S", 13: "QD", 15: "8S"}
-    codes = [bytes(code_of(Card.parse(c)) for c in piles.get(p, "").split()) for p in range(1, 17)]
+    codes = [pile_of(piles.get(p, "")) for p in range(1, 17)]
     return Position(tuple(codes), (13, 13, 12, 8, 11, 5, 12, 13), 104, 16)
 
 
@@ -577,14 +582,13 @@ def test_a_card_over_its_own_copy_in_a_pile_still_to_be_redealt_is_no_safe_play(
     # pile 14 first sends the two Q♣ to piles 15 and 16 and wins. Once pile 14 has been
     # redealt (it is never picked up again), nothing wins, and the play is safe again.
     table = Table(PYSOL, deal_of(1))
-    clubs = [code_of(Card.parse(c)) for c in "JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC".split()]
     piles = [b""] * 16
-    piles[0] = bytes(clubs)
-    piles[13] = bytes(code_of(Card.parse(c)) for c in ("TH", "QC", "QC"))
-    piles[14] = bytes(code_of(Card.parse(c)) for c in ("KC", "KC", "JH"))
+    piles[0] = pile_of("JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC")
+    piles[13] = pile_of("TH QC QC")
+    piles[14] = pile_of("KC KC JH")
     counts = (11, 13, 13, 13, 0, 13, 11, 13)
     for rounds, verdict in ((2, WON), (3, LOST)):
-        pos = Position(tuple(piles), counts, 104, rounds)
+        pos = Position(tuple(piles), counts, DECK, rounds)
         space = PysolSpace(table, pos)
         assert space.safe(pos, pos.piles, pos.foundations, 13) == (rounds == 3)
         assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
@@ -603,9 +607,9 @@ def pysol_endings(draw) -> Position:
     for s in draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True)):
         down = draw(st.integers(17 if cards else 8, 23))  # up to 18 cards of the first suit left, 9 of another
         first = draw(st.integers(max(0, down - 13), min(13, down)))
-        counts[space.down[s]], counts[space.up[s]] = first, down - first
         if down == FOUNDATION_CARDS:
-            counts[space.down[s]], counts[space.up[s]] = 0, FOUNDATION_CARDS
+            first = 0  # every split at 13 cards is one state, kept as (0, 13)
+        counts[space.down[s]], counts[space.up[s]] = first, down - first
         cards += [c for c in range(13 * s, 13 * s + 13) for _ in range(2 - space.copies_down(counts, c))]
     rounds = draw(st.integers(0, 15))
     wanted = sorted(c for c in set(cards) if cards.count(c) == 2 and space.after_play(counts, c) is not None)
