@@ -154,21 +154,24 @@ class ArnoldSpace:
         Call X the card `code`. Nothing is added to a pile during a phase, and only an X
         can go onto a foundation that waits for an X. So while pile p's X is unplayed it
         stays on top, and a foundation that waits for X keeps waiting unless the *other* X
-        is played onto it. Let S be any maximal sequence of plays from here.
+        is played onto it. Let S be any maximal sequence of plays from here. The forced step
+        that ends the phase depends only on the stuck position S reaches, so two sequences
+        that end alike (up to the canonical key) lead to the same next state.
 
         (a) Twins that both wait for X: S plays pile p's X (one twin still waits for it
             however the other X is placed), say S = A, X->g, B. Playing it first onto
             either twin, then A and B with the twins swapped where needed (they hold the
             same cards now), ends in the same position up to the order of the twins.
         (b) One foundation f takes X, and the other X is in no pile but p (in the stock,
-            under this X, or on a foundation), so it cannot be played in this phase before
-            this one. Then f waits for X until this X is played, which S therefore does:
-            S = A, X->g, B. If g = f, or g is f's twin holding as many cards as f at that
+            under this X, or on a foundation, which it never leaves), so it cannot be played
+            in this phase before this one. Then f waits for X until this X is played, which
+            S therefore does: S = A, X->g, B. If g = f, or g is f's twin holding as many cards as f at that
             moment, X->f, A, B (twins swapped in B where needed) is legal and ends the same,
             since A touches neither pile p nor f. The only other foundation that could take
             X is the other diamond one, and only if it can come to wait for X during A:
             that needs every card on its way to X, so it cannot when one of them has no
-            copy in a pile but p.
+            copy in a pile but p (a copy on a foundation is on f, as the other foundation
+            has not reached it yet, and foundation cards never move).
         (c) Both diamond foundations wait for X and the other X tops another pile: each X
             goes to one of them in every S; playing both first gives the same position
             whichever way round (the copies are the same card).
