@@ -25,6 +25,7 @@ from solver.matrimony.arnold_space import ArnoldSpace
 from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
+from solver.matrimony.pysol_finish import ExactFrom
 from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
 from solver.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
 from solver.matrimony.verify import referee
@@ -593,6 +594,23 @@ def test_a_card_over_its_own_copy_in_a_pile_still_to_be_redealt_is_no_safe_play(
         assert space.safe(pos, pos.piles, pos.foundations, 13) == (rounds == 3)
         assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == verdict
         assert solve(space, EXHAUSTIVE).verdict == verdict
+
+
+def test_a_held_card_is_free_as_soon_as_its_other_copy_goes_down() -> None:
+    # Clubs hold Q K A 2 3 4 going up and J .. 6 going down: both want 5♣. Pile 16, the last
+    # one left, holds the other clubs: 5♣ over 5♣ over the second copies from 6♣ and 4♣
+    # outward. The lower 5♣ is held back (it was on top when the line chose to wait for its
+    # copy). The upper one is a safe play, which frees it: it must then be played as the
+    # centre in the same step, since no deal or redeal is left to wait for.
+    table = Table(PYSOL, deal_of(1))
+    piles = (b"",) * 15 + (pile_of("QC JC KC TC AC 9C 2C 8C 3C 7C 4C 6C 5C 5C"),)
+    pos = Position(piles, (6, 13, 13, 13, 6, 13, 13, 13), DECK, 16)
+    space = PysolSpace(table, pos)
+    held = PysolState(pos, frozenset({(15, 12, space.copies_down(pos.foundations, piles[15][12]))}), frozenset())
+    assert solve(PlainSpace(table, pos), EXHAUSTIVE).verdict == WON
+    [(step, after)] = space.edges(held, check_ends=True)
+    assert step[0][:2] == ((15, piles[15][13]), (15, piles[15][12]))
+    assert solve(ExactFrom(space, held), EXHAUSTIVE).verdict == WON
 
 
 @st.composite

@@ -243,10 +243,20 @@ class PysolSuits:
 
     # --- plays that need no choice ----------------------------------------------------
 
+    def binding(self, frozen: Held, piles: Piles, counts: Counts, redealt: int = -1) -> Held:
+        """The frozen holds that still bind: the card's other copy has not gone down since,
+        and its pile has not been redealt (a freed card may have been played since)."""
+        return frozenset(
+            (p, h, n)
+            for p, h, n in frozen
+            if p != redealt and h < len(piles[p]) and self.copies_down(counts, piles[p][h]) == n
+        )
+
     def play_safe(self, pos: Position, plays: tuple, piles: Piles, counts: Counts, frozen: Held) -> tuple:
-        """Make the safe plays (`safe`) as long as there are any."""
-        spots = {(p, h) for p, h, _ in frozen}
+        """Make the safe plays (`safe`) as long as there are any; a held card is set free
+        when its other copy goes down."""
         while True:
+            spots = {(p, h) for p, h, _ in self.binding(frozen, piles, counts)} if frozen else set()
             for p, after in self.playable(piles, counts):
                 if (p, len(piles[p]) - 1) not in spots and self.safe(pos, piles, counts, p):
                     plays, piles, counts = self.play(plays, piles, counts, p, after)
@@ -465,6 +475,7 @@ class PysolSpace(PysolSuits):
         if all(n == FOUNDATION_CARDS for n in counts):
             yield (plays, None), PysolState(after, frozenset(), frozenset())
             return
+        _, frozen, passed = self.held(after, frozen, passed)  # the safe plays may free some
         choice = self.first_choice(piles, counts, frozen, passed)
         if choice is None:
             event = self.event(pos)
@@ -501,9 +512,7 @@ class PysolSpace(PysolSuits):
         the suit has left 13, or the pile has been redealt."""
         piles, counts = pos.piles, pos.foundations
         if frozen:
-            frozen = frozenset(
-                (p, h, n) for p, h, n in frozen if p != redealt and self.copies_down(counts, piles[p][h]) == n
-            )
+            frozen = self.binding(frozen, piles, counts, redealt)
         if passed:
             passed = frozenset((p, h) for p, h in passed if p != redealt and self.at_thirteen(counts, piles[p][h]))
         return PysolState(pos, frozen, passed)
