@@ -61,6 +61,7 @@ class ArnoldSpace:
         if rules.foundations[self.up].step != 1:
             self.up, self.down = self.down, self.up
         self._chains: dict[tuple[int, ...], bytes] = {}
+        self._floors: tuple[Position | None, list[int], bytes] = (None, [], b"")
 
     def canonical(self, counts: list[int]) -> tuple[int, ...]:
         """Foundation counts with each pair of twins sorted (twins are 2-3, 4-5, 6-7)."""
@@ -95,7 +96,7 @@ class ArnoldSpace:
     def settle(self, pos: Position) -> list[tuple[tuple[PlayStep, ...], tuple[bytes, ...], list[int]]]:
         """Every distinct stuck position the plays from `pos` can reach, with plays that reach it."""
         piles, counts, plays = list(pos.piles), list(pos.foundations), []
-        options = self.play_safe(piles, counts, pos.stock, plays)
+        options = self.play_safe(piles, counts, pos, plays)
         if not options:
             return [(tuple(plays), tuple(piles), counts)]  # no choice at all: the usual case
         found: dict = {}
@@ -105,7 +106,7 @@ class ArnoldSpace:
         while todo:
             plays, piles, counts, options = todo.pop()
             if options is None:
-                options = self.play_safe(piles, counts, pos.stock, plays)
+                options = self.play_safe(piles, counts, pos, plays)
             if not options:
                 key = (tuple(piles), canonical(counts))
                 if key not in found:
@@ -122,17 +123,20 @@ class ArnoldSpace:
                     todo.append(([*plays, (p, code, f)], after_piles, after_counts, None))
         return list(found.values())
 
-    def play_safe(self, piles: list[bytes], counts: list[int], stock: int, plays: list[PlayStep]) -> Options:
-        """Make safe plays until none is left; then the plays that remain."""
+    def play_safe(self, piles: list[bytes], counts: list[int], phase: Position, plays: list[PlayStep]) -> Options:
+        """Make safe plays until none is left; then the plays that remain (`phase`: the
+        position the phase started from)."""
         next_code, homes = self.next_code, self.homes
         tops = bytearray([pile[-1] if pile else NONE for pile in piles])
         while True:
             options: Options = []
-            for code in {next_code[f][n] for f, n in enumerate(counts)} - {NONE}:
+            wanted = {codes[n] for codes, n in zip(next_code, counts)}
+            wanted.discard(NONE)
+            for code in wanted:
                 p = tops.find(code)
                 while p >= 0:
                     takers = [f for f in homes[code] if next_code[f][counts[f]] == code]
-                    safe = self.safe(piles, counts, stock, p, code, takers)
+                    safe = self.safe(piles, counts, phase, p, code, takers)
                     if safe is not None:
                         break
                     options.extend((p, f) for f in takers)
@@ -148,7 +152,7 @@ class ArnoldSpace:
             else:
                 return options
 
-    def safe(self, piles: list[bytes], counts: list[int], stock: int, p: int, code: int, takers: list[int]) -> Options | None:
+    def safe(self, piles: list[bytes], counts: list[int], phase: Position, p: int, code: int, takers: list[int]) -> Options | None:
         """The plays to make at once for the top card `code` of pile p, or None to branch.
 
         Call X the card `code`. Nothing is added to a pile during a phase, and only an X
@@ -162,16 +166,18 @@ class ArnoldSpace:
             however the other X is placed), say S = A, X->g, B. Playing it first onto
             either twin, then A and B with the twins swapped where needed (they hold the
             same cards now), ends in the same position up to the order of the twins.
-        (b) One foundation f takes X, and the other X is in no pile but p (in the stock,
-            under this X, or on a foundation, which it never leaves), so it cannot be played
-            in this phase before this one. Then f waits for X until this X is played, which
-            S therefore does: S = A, X->g, B. If g = f, or g is f's twin holding as many cards as f at that
-            moment, X->f, A, B (twins swapped in B where needed) is legal and ends the same,
-            since A touches neither pile p nor f. The only other foundation that could take
-            X is the other diamond one, and only if it can come to wait for X during A:
-            that needs every card on its way to X, so it cannot when one of them has no
-            copy in a pile but p (a copy on a foundation is on f, as the other foundation
-            has not reached it yet, and foundation cards never move).
+        (b) One foundation f takes X, and the other X cannot be played in this phase before
+            this one: it is in the stock, under this X, on a foundation (which it never
+            leaves), or in another pile under a card no play of this phase removes
+            (`may_be_played`). Then f waits for X until this X is played, which S therefore
+            does: S = A, X->g, B. If g = f, or g is f's twin holding as many cards as f at
+            that moment, X->f, A, B (twins swapped in B where needed) is legal and ends the
+            same, since A touches neither pile p nor f. The only other foundation that
+            could take X is the other diamond one, and only if it can come to wait for X
+            during A: that needs every card on its way to X played during A, so it cannot
+            when one of them cannot be played but from pile p (a copy on a foundation is
+            on f, as the other foundation has not reached it yet, and foundation cards
+            never move).
         (c) Both diamond foundations wait for X and the other X tops another pile: each X
             goes to one of them in every S; playing both first gives the same position
             whichever way round (the copies are the same card).
@@ -184,11 +190,76 @@ class ArnoldSpace:
             other = self.exposed_copy(piles, p, code)  # (c)
             return None if other is None else [(p, takers[0]), (other, takers[1])]
         f = takers[0]
-        if self.copies_in_other_piles(piles, counts, stock, p, code):
+        if self.may_be_played(piles, counts, phase, p, code):
             return None
-        if code // 13 == DIAMONDS and self.may_come_to_take(piles, counts, stock, p, code, f):
+        if code // 13 == DIAMONDS and self.may_come_to_take(piles, counts, phase, p, code, f):
             return None
         return [(p, f)]  # (b)
+
+    def may_be_played(self, piles: list[bytes], counts: list[int], phase: Position, p: int, code: int) -> bool:
+        """Whether a copy of `code` in a pile other than p might be played in this phase:
+        one lies there at or above the pile's floor (`floors`)."""
+        others = self.copies_in_other_piles(piles, counts, phase.stock, p, code)
+        if not others:
+            return False
+        floors, buried = self.floors(phase)
+        return others > buried[code] - piles[p].count(code, 0, floors[p])
+
+    def floors(self, phase: Position) -> tuple[list[int], bytes]:
+        """floors[q]: no play of the phase that starts at `phase` uncovers a card of pile q
+        below this height; and buried[code]: the copies of each card below their floors.
+
+        A card is played in a phase only after every card on its foundation's way to it,
+        each from the top of a pile. So every card the phase may play is in the set M
+        built here: a foundation's next card joins M when some copy of it lies on top of
+        a pile once the cards of M above it are gone, and the foundation's walk goes on
+        from there (copies are one card in M, which only makes it larger). The topmost
+        card of a pile that is not in M stays for the whole phase, and so does everything
+        under it: that card's height is the floor. Cards leave a pile only from the top,
+        so what lies below a floor stays as it was all phase. The last phase's floors are
+        kept, since one phase asks for them many times."""
+        known, floors, buried = self._floors
+        if known is phase:
+            return floors, buried
+        piles, takes = phase.piles, self.takes
+        in_m = bytearray(256)
+        reach = list(phase.foundations)
+        tops = [len(pile) - 1 for pile in piles]  # the topmost card of each pile not in M
+        exposed = bytearray(256)  # cards with a copy on top of a pile once M's cards above it are gone
+        for pile in piles:
+            if pile:
+                exposed[pile[-1]] = 1
+        grew = True
+        while grew:
+            grew = False
+            for f, k in enumerate(reach):
+                way = takes[f]
+                while k < FOUNDATION_CARDS:
+                    c = way[k]
+                    if not in_m[c]:
+                        if not exposed[c]:
+                            break
+                        in_m[c] = grew = True
+                    k += 1
+                reach[f] = k
+            if grew:
+                for q, pile in enumerate(piles):
+                    t = tops[q]
+                    if t >= 0 and in_m[pile[t]]:
+                        t -= 1
+                        while t >= 0 and in_m[pile[t]]:
+                            t -= 1
+                        tops[q] = t
+                        if t >= 0:
+                            exposed[pile[t]] = 1
+        floors = [max(t, 0) for t in tops]
+        counted = bytearray(256)
+        for pile, floor in zip(piles, floors):
+            for c in pile[:floor]:
+                counted[c] += 1
+        buried = bytes(counted)
+        self._floors = (phase, floors, buried)
+        return floors, buried
 
     def copies_in_other_piles(self, piles: list[bytes], counts: list[int], stock: int, p: int, code: int) -> int:
         """How many copies of `code` lie in piles other than p."""
@@ -206,13 +277,13 @@ class ArnoldSpace:
                 return q
         return None
 
-    def may_come_to_take(self, piles: list[bytes], counts: list[int], stock: int, p: int, code: int, f: int) -> bool:
+    def may_come_to_take(self, piles: list[bytes], counts: list[int], phase: Position, p: int, code: int, f: int) -> bool:
         """Whether the other diamond foundation might wait for `code` before pile p's copy is played."""
         g = self.down if f == self.up else self.up
         reach = self.rank_in[g][code]
         if reach < counts[g]:
             return False  # it is past that rank already
-        return all(self.copies_in_other_piles(piles, counts, stock, p, c) for c in self.takes[g][counts[g] : reach])
+        return all(self.may_be_played(piles, counts, phase, p, c) for c in self.takes[g][counts[g] : reach])
 
     # --- dead lines -----------------------------------------------------------------------
 

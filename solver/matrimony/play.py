@@ -115,11 +115,12 @@ class Table:
 def redealt(piles: tuple[Pile, ...], p: int) -> tuple[Pile, ...]:
     """The piles after pile p is picked up and dealt out again, bottom card first, from p on."""
     cards = piles[p]
-    out = [bytearray(pile) for pile in piles]
-    out[p] = bytearray()
-    for k, code in enumerate(cards):
-        out[(p + k) % PILES].append(code)
-    return tuple(bytes(pile) for pile in out)
+    out = list(piles)
+    out[p] = b""
+    for k in range(len(cards)):
+        q = (p + k) % PILES
+        out[q] += cards[k : k + 1]
+    return tuple(out)
 
 
 def canonical_foundations(rules: MatrimonyRules, counts: tuple[int, ...]) -> tuple[int, ...]:
