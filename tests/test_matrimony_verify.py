@@ -9,12 +9,14 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from solver.cards import Card, full_deck
 from solver.errors import DealError, IllegalMoveError
 from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Play, Redeal, Shift
-from solver.matrimony.play import Position, Table
+from solver.matrimony.play import Position, Table, redealt
 from solver.matrimony.rules import RULE_SETS, card_of
 from solver.matrimony.verify import Table as RefTable
 from solver.matrimony.verify import apply, deal_table, problem_with, referee
@@ -128,6 +130,15 @@ def test_referee_names_the_first_bad_move() -> None:
     short = referee(ARNOLD, GAME_1, [Play(13, C("TC"), 6)])
     assert short.problem == "the only move is legal but 101 cards are not on the foundations"
 
+
+
+@given(st.lists(st.binary(max_size=40), min_size=16, max_size=16), st.integers(0, 15))
+def test_the_move_generators_redeal_is_the_referees(piles: list[bytes], p: int) -> None:
+    # play.redealt rebuilds only the piles a redeal touches; the referee deals card by card.
+    piles = [bytes(code % 52 for code in pile) for pile in piles]
+    ref = table_with(PYSOL, [" ".join(str(card_of(c)) for c in pile) for pile in piles], [""] * 8, redeals=15 - p)
+    after = apply(PYSOL, ref, Redeal(p))  # PySolFC's rules: a redeal with cards still to play
+    assert [bytes(x.rank - 1 + 13 * x.suit for x in pile) for pile in after.piles] == list(redealt(tuple(piles), p))
 
 # --- the referee against the move generator ------------------------------------------------
 
