@@ -25,6 +25,7 @@ from solver.matrimony.arnold_space import ArnoldSpace
 from solver.matrimony.deal import numbered_deal
 from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from solver.matrimony.play import Position, Table
+from solver.matrimony.pysol_dead import _chains
 from solver.matrimony.pysol_finish import ExactFrom
 from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
 from solver.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
@@ -528,6 +529,17 @@ def test_pysol_dead_test_reads_settled_piles_alike_with_and_without_marks(state:
     zeros = {(p, h): 0 for p in range(16) for h in range(len(piles[p]))}
     assert puzzle.settled_chains(piles, first, {}) == puzzle.settled_chains(piles, first, zeros)
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(pysol_states(), min_size=1, max_size=4), st.integers(0, 16))
+def test_pysol_dead_test_remembers_the_piles_still_to_be_redealt_as_it_reads_them(states: list, first: int) -> None:
+    # Read pile by pile through its memory, over several positions in turn, the piles still
+    # to be redealt give what reading them all at once does.
+    puzzle = PysolSpace(Table(PYSOL, deal_of(1))).suit_puzzle
+    for state in states:
+        piles = state.pos.piles
+        assert puzzle.waiting_chains(piles, first) == _chains(puzzle.place, piles, 0, first, None)
 
 def test_pysol_thirteen_cards_take_any_card_of_their_suit() -> None:
     # Spades hold J..8 going down and Q..7 going up: 13 cards. Pile 1's 3S (the second copy)

@@ -50,6 +50,7 @@ class SuitPuzzle:
         self.other_suits = [bytes(c for c in range(52) if c // 13 != s) for s in range(4)]
         self._cache: dict = {}
         self._ahead: dict = {}
+        self._waiting: dict[tuple[int, bytes], tuple[bytes, ...]] = {}
 
     def dead(self, pos: Position, frozen: Iterable = (), passed: Iterable = (), ahead: bool = False) -> bool:
         """Whether some suit cannot be finished even in the one-suit relaxation.
@@ -89,7 +90,7 @@ class SuitPuzzle:
                 return True
         if not ahead:
             return False
-        waiting = _chains(self.place, pos.piles, 0, first, None)
+        waiting = self.waiting_chains(pos.piles, first)
         return any(self.dead_ahead(counts, s, (b"",) * first + settled[s], waiting[s]) for s in range(4))
 
     def settled_chains(self, piles: Sequence[bytes], first: int, marks: dict) -> list[Chains]:
@@ -99,6 +100,22 @@ class SuitPuzzle:
             return _chains(self.place, piles, first, PILES, marks)
         tops = [piles[p][::-1] for p in range(first, PILES)]
         return [tuple(pile.translate(self.to_place, other) for pile in tops) for other in self.other_suits]
+
+    def waiting_chains(self, piles: Sequence[bytes], first: int) -> list[Chains]:
+        """`_chains` of the piles still to be redealt (0..first-1), each pile's remembered:
+        such a pile changes only at its top between two deals or redeals, and the dead
+        test reads them all after every one."""
+        rows = []
+        for p in range(first):
+            key = (p, piles[p])
+            row = self._waiting.get(key)
+            if row is None:
+                row = tuple(suit[0] for suit in _chains(self.place, piles, p, p + 1, None))
+                if len(self._waiting) > 200_000:
+                    self._waiting.clear()
+                self._waiting[key] = row
+            rows.append(row)
+        return [tuple(row[s] for row in rows) for s in range(4)]
 
     def dead_ahead(self, counts: Sequence[int], s: int, settled: Chains, waiting: Chains) -> bool:
         """The puzzle of suit s with the redeals still to come (see `_solvable_ahead`), from
