@@ -26,6 +26,7 @@ from .rules import DECK, DIAMONDS, FOUNDATION_CARDS, PILES, ROUNDS, card_of
 NONE = 255  # what a full foundation "takes" and an empty pile "shows": no card has this code
 PlayStep = tuple[int, int, int]  # (pile, card code, foundation), foundations in the phase's frame
 Options = list[tuple[int, int]]  # plays still open at a branch point, as (pile, foundation)
+ALL_DOWN = (FOUNDATION_CARDS,) * 8  # the foundation counts of a won game
 
 
 class ArnoldSpace:
@@ -73,7 +74,7 @@ class ArnoldSpace:
         return pos._replace(foundations=canonical_foundations(self.rules, pos.foundations))
 
     def is_won(self, pos: Position) -> bool:
-        return all(n == FOUNDATION_CARDS for n in pos.foundations)
+        return pos.foundations == ALL_DOWN
 
     def key(self, pos: Position) -> Hashable:
         return pos
