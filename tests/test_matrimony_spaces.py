@@ -210,10 +210,7 @@ def test_no_play_of_a_phase_uncovers_a_card_below_a_floor() -> None:
     # still has the cards the phase started with, covered.
     checked = 0
     for table, pos in arnold_phase_starts():
-        floors, buried = ArnoldSpace(table, pos).floors(pos)
-        assert bytes(buried) == bytes(
-            sum(pile[:floor].count(code) for pile, floor in zip(pos.piles, floors)) for code in range(256)
-        )
+        floors, _ = ArnoldSpace(table, pos).floors(pos)
         seen, todo = {pos}, [pos]
         while todo and len(seen) < 5_000:
             here = todo.pop()

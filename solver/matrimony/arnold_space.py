@@ -204,11 +204,11 @@ class ArnoldSpace:
         if not others:
             return False
         floors, buried = self.floors(phase)
-        return others > buried[code] - piles[p].count(code, 0, floors[p])
+        return others > buried.count(code) - piles[p].count(code, 0, floors[p])
 
     def floors(self, phase: Position) -> tuple[list[int], bytes]:
         """floors[q]: no play of the phase that starts at `phase` uncovers a card of pile q
-        below this height; and buried[code]: the copies of each card below their floors.
+        below this height; and the cards below the floors, every pile's in one string.
 
         A card is played in a phase only after every card on its foundation's way to it,
         each from the top of a pile. So every card the phase may play is in the set M
@@ -223,42 +223,33 @@ class ArnoldSpace:
         if known is phase:
             return floors, buried
         piles, takes = phase.piles, self.takes
-        in_m = bytearray(256)
+        in_m: set[int] = set()
         reach = list(phase.foundations)
         tops = [len(pile) - 1 for pile in piles]  # the topmost card of each pile not in M
-        exposed = bytearray(256)  # cards with a copy on top of a pile once M's cards above it are gone
-        for pile in piles:
-            if pile:
-                exposed[pile[-1]] = 1
+        exposed = {pile[-1] for pile in piles if pile}  # cards with a copy on top once M's cards above it are gone
         grew = True
         while grew:
             grew = False
             for f, k in enumerate(reach):
                 way = takes[f]
-                while k < FOUNDATION_CARDS:
-                    c = way[k]
-                    if not in_m[c]:
-                        if not exposed[c]:
-                            break
-                        in_m[c] = grew = True
+                while k < FOUNDATION_CARDS and (way[k] in in_m or way[k] in exposed):
+                    if way[k] not in in_m:
+                        in_m.add(way[k])
+                        grew = True
                     k += 1
                 reach[f] = k
             if grew:
                 for q, pile in enumerate(piles):
                     t = tops[q]
-                    if t >= 0 and in_m[pile[t]]:
+                    if t >= 0 and pile[t] in in_m:
                         t -= 1
-                        while t >= 0 and in_m[pile[t]]:
+                        while t >= 0 and pile[t] in in_m:
                             t -= 1
                         tops[q] = t
                         if t >= 0:
-                            exposed[pile[t]] = 1
-        floors = [max(t, 0) for t in tops]
-        counted = bytearray(256)
-        for pile, floor in zip(piles, floors):
-            for c in pile[:floor]:
-                counted[c] += 1
-        buried = bytes(counted)
+                            exposed.add(pile[t])
+        floors = [t if t > 0 else 0 for t in tops]
+        buried = b"".join([pile[:floor] for pile, floor in zip(piles, floors)])
         self._floors = (phase, floors, buried)
         return floors, buried
 
