@@ -31,7 +31,7 @@ RETRY_LIMITS: dict[str, tuple[str | tuple[str, str], ...]] = {
         ("", "137,107"),  # and session 12 these two (from the RANGE of the other nine)
         ("", "319,364"),  # and session 13 these two (from the RANGE of the other seven)
         ("", "407"),  # and session 14 these (from the RANGE of the last five)
-        ("", "473,394"),  # and session 15 these two (from the RANGE of the last four)
+        ("", "394,473,484,811"),  # and session 15 the last four
     ),
     "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30", " --time-limit 300"),
 }

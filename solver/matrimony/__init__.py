@@ -101,9 +101,9 @@ class Stage(NamedTuple):
 # of the 15 that all of that left at 300-600 s (211, 439 and 763); on the 7 others timed,
 # it got through 8-13 of its 64 positions in that time. In the whole solver at 900 s a deal
 # it won none of the 15: it runs after every other stage (data/README.md). At the default
-# limits it won each of 763, 211, 439, 15, 48 and 407, six of the first thirteen of the 15
-# run that way (16-43 minutes a deal; alone it won three of them in 31-133 s); 102, 137,
-# 107, 364, 319, 473 and 394 filled --max-states first.
+# limits it won each of 763, 211, 439, 15, 48 and 407, six of the 15 (16-43 minutes a deal;
+# alone it won three of them in 31-133 s); for the other nine the exact search after it
+# filled --max-states.
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
