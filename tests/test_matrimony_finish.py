@@ -7,7 +7,7 @@ import pytest
 
 from solver.matrimony import Stage
 from solver.matrimony.play import Table
-from solver.matrimony.pysol_finish import PysolFinishSpace
+from solver.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
 from solver.matrimony.pysol_space import PysolPhaseSpace, PysolSpace
 from solver.matrimony.rules import DECK
 from solver.matrimony.verify import referee
@@ -88,3 +88,16 @@ def test_a_stage_budget_bounds_each_exact_search() -> None:
     assert all(search.nodes <= 301 for search in space.finished)  # one state past the budget
     assert any(search.limit == "node_limit" for search in space.finished)
     assert "300 states a hand-over" in stage.label
+
+
+def test_stages_that_share_a_space_each_keep_their_own_budget() -> None:
+    # The solver builds one space per (space, holds) and lets later stages reuse it: a
+    # stage's budget must still be its own, whichever stage built the space.
+    table = Table(PYSOL, deal_of(100))
+    small = Stage("finish", PysolFinishSpace, 4, holds=3, playouts=True, budget=300)
+    plain = Stage("finish", PysolFinishSpace, 4, holds=3, playouts=True)
+    space = plain.build(table)
+    small.run(space, Limits(node_limit=40_000))
+    assert space.finished and all(search.nodes <= 301 for search in space.finished)
+    plain.run(space, Limits(node_limit=40_000))
+    assert space.nodes == FINISH_NODES

@@ -80,9 +80,11 @@ class PysolFinishSpace(PysolPhaseSpace):
         self.nodes, self.at_round = nodes, at_round
         self.share(Limits(node_limit=None, time_limit=None))
 
-    def share(self, limits: Limits) -> None:
+    def share(self, limits: Limits, nodes: int | None = None) -> None:
         """Let the exact searches from now on spend at most `limits` between them (nodes and
-        time; each also within `max_states`)."""
+        time; each also within `max_states`), and each at most `nodes` states (when given)."""
+        if nodes is not None:
+            self.nodes = nodes
         self.limits = limits
         self.deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
         self.finished: list[Outcome] = []
@@ -120,15 +122,18 @@ class PysolFinishSpace(PysolPhaseSpace):
         return PysolState(Position((b"",) * PILES, (FOUNDATION_CARDS,) * 8, DECK, pos.rounds), frozenset(), frozenset())
 
 
-def finishing_beam(space: PysolFinishSpace, width: int, limits: Limits, seed: int, playouts: bool) -> Outcome:
+def finishing_beam(
+    space: PysolFinishSpace, width: int, limits: Limits, seed: int, playouts: bool, nodes: int | None = None
+) -> Outcome:
     """A phase beam over `space` whose exact searches share `limits` with it: a node limit
-    goes half to the beam and half to them, and their states count in the outcome."""
+    goes half to the beam and half to them, and their states count in the outcome. With
+    `nodes`, each exact search stops there (else at the space's own `nodes`)."""
     beam_limits = limits
     if limits.node_limit is not None:
         beam_limits = replace(limits, node_limit=(limits.node_limit + 1) // 2)
-        space.share(replace(limits, node_limit=limits.node_limit // 2))
+        space.share(replace(limits, node_limit=limits.node_limit // 2), nodes)
     else:
-        space.share(limits)
+        space.share(limits, nodes)
     playout = space.greedy_phase if playouts else None
     out = beam_search(space, space.cards_down, width, beam_limits, seed, space.deferred(), playout)
     extra = space.spent_nodes()
