@@ -32,6 +32,7 @@ RETRY_LIMITS: dict[str, tuple[str | tuple[str, str], ...]] = {
         ("", "319,364"),  # and session 13 these two (from the RANGE of the other seven)
         ("", "407"),  # and session 14 these (from the RANGE of the last five)
         ("", "394,473,484,811"),  # and session 15 the last four
+        ("", "137,102,107,319,364,394,473,484,811"),  # then the nine left, with the 256-wide finishing beam
     ),
     "matrimony-pysol-luck-1-300": (" --time-limit 10", " --time-limit 30", " --time-limit 300"),
 }
