@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ONE_GAME = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
-from solver import analysis
-from solver.game import rules_of
-from solver.games import game_named
+from wedlock import analysis
+from wedlock.game import rules_of
+from wedlock.games import game_named
 game = game_named({game!r}); rules = rules_of(game, {rules!r})
 started = time.perf_counter()
 play = game.player(rules, game.numbered_deal(rules, {number!r}))

@@ -3,7 +3,7 @@
     python3 benchmarks/data_table.py data/*.jsonl.gz
 
 Files are named GAME-RULES-A-B.jsonl.gz; each row says the command that reproduces it. A
-deal with several lines counts once (solver.batch.merge_records).
+deal with several lines counts once (wedlock.batch.merge_records).
 """
 
 from __future__ import annotations

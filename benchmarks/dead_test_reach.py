@@ -24,14 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.matrimony import GAME  # noqa: E402
-from solver.matrimony import pysol_dead  # noqa: E402
-from solver.matrimony.deal import LAYOUT  # noqa: E402
-from solver.matrimony.moves import Play, Shift  # noqa: E402
-from solver.matrimony.play import Position, Table  # noqa: E402
-from solver.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle  # noqa: E402
-from solver.matrimony.pysol_space import PysolSpace  # noqa: E402
-from solver.matrimony.rules import DECK, PILES, RULE_SETS  # noqa: E402
+from wedlock.matrimony import GAME  # noqa: E402
+from wedlock.matrimony import pysol_dead  # noqa: E402
+from wedlock.matrimony.deal import LAYOUT  # noqa: E402
+from wedlock.matrimony.moves import Play, Shift  # noqa: E402
+from wedlock.matrimony.play import Position, Table  # noqa: E402
+from wedlock.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle  # noqa: E402
+from wedlock.matrimony.pysol_space import PysolSpace  # noqa: E402
+from wedlock.matrimony.rules import DECK, PILES, RULE_SETS  # noqa: E402
 
 RULES = RULE_SETS["pysol"]
 

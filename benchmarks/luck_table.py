@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from result_files import retries, summaries
-from solver.stats import mean_text
+from wedlock.stats import mean_text
 
 
 def main() -> None:

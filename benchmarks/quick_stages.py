@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.matrimony import GAME, QUICK_STAGES, Stage  # noqa: E402
-from solver.matrimony.play import Table  # noqa: E402
-from solver.matrimony.rules import RULE_SETS  # noqa: E402
-from solver.search import WON, Limits  # noqa: E402
+from wedlock.matrimony import GAME, QUICK_STAGES, Stage  # noqa: E402
+from wedlock.matrimony.play import Table  # noqa: E402
+from wedlock.matrimony.rules import RULE_SETS  # noqa: E402
+from wedlock.search import WON, Limits  # noqa: E402
 
 COLUMNS = ("stage", "won", "only this stage", "mean s", "mean s of a win", "wins per second")
 RULES = RULE_SETS["pysol"]

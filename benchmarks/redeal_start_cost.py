@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.beam import Deferred, beam_search  # noqa: E402
-from solver.matrimony import GAME  # noqa: E402
-from solver.matrimony.play import Position, Table  # noqa: E402
-from solver.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState  # noqa: E402
-from solver.matrimony.rules import DECK, RULE_SETS  # noqa: E402
-from solver.search import Limits, solve  # noqa: E402
+from wedlock.beam import Deferred, beam_search  # noqa: E402
+from wedlock.matrimony import GAME  # noqa: E402
+from wedlock.matrimony.play import Position, Table  # noqa: E402
+from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState  # noqa: E402
+from wedlock.matrimony.rules import DECK, RULE_SETS  # noqa: E402
+from wedlock.search import Limits, solve  # noqa: E402
 
 RULES = RULE_SETS["pysol"]
 

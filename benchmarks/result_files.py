@@ -13,8 +13,8 @@ from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.batch import merge_records, read_results  # noqa: E402
-from solver.stats import Summary, summarize  # noqa: E402
+from wedlock.batch import merge_records, read_results  # noqa: E402
+from wedlock.stats import Summary, summarize  # noqa: E402
 
 
 # The files whose unknown deals were then solved again with longer limits (--retry-unknown),

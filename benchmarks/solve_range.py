@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.game import rules_of  # noqa: E402
-from solver.games import game_named  # noqa: E402
-from solver.search import Limits  # noqa: E402
+from wedlock.game import rules_of  # noqa: E402
+from wedlock.games import game_named  # noqa: E402
+from wedlock.search import Limits  # noqa: E402
 
 COLUMNS = ("rules", "deals", "won", "lost", "unknown", "total s", "median s", "worst s", "median states", "worst states", "states/s")
 

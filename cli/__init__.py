@@ -1,1 +1,1 @@
-"""The wedlock command line: a thin layer over the `solver` library."""
+"""The wedlock command line: a thin layer over the library."""

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from solver import analysis, playouts
-from solver.graph_report import draw_png, export_graph, figures_data, moves_text, write_dot, write_graphml
+from wedlock import analysis, playouts
+from wedlock.graph_report import draw_png, export_graph, figures_data, moves_text, write_dot, write_graphml
 
 from .common import (
     NUMBERS_MAY_START_WITH_DASH,

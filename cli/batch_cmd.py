@@ -9,11 +9,11 @@ from contextlib import ExitStack
 import click
 from tqdm import tqdm
 
-from solver.batch import Analyze, Job, ResultsWriter, default_jobs, parse_range, pending_numbers, read_results
-from solver.game import rules_of
-from solver.games import game_named
-from solver.runner import SchedulerError, run_dask, run_local
-from solver.search import Limits
+from wedlock.batch import Analyze, Job, ResultsWriter, default_jobs, parse_range, pending_numbers, read_results
+from wedlock.game import rules_of
+from wedlock.games import game_named
+from wedlock.runner import SchedulerError, run_dask, run_local
+from wedlock.search import Limits
 
 from .common import (
     INTERRUPTED,

@@ -11,13 +11,13 @@ from typing import Any, Callable
 
 import click
 
-from solver.cards import Card
-from solver.deals import read_deal_file
-from solver.errors import WedlockError
-from solver.game import Game, rules_of
-from solver.games import GAMES, game_named
-from solver.numbering import GameNumber
-from solver.search import Limits
+from wedlock.cards import Card
+from wedlock.deals import read_deal_file
+from wedlock.errors import WedlockError
+from wedlock.game import Game, rules_of
+from wedlock.games import GAMES, game_named
+from wedlock.numbering import GameNumber
+from wedlock.search import Limits
 
 BAD_INPUT = 2
 

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from solver import __version__
+from wedlock import __version__
 
 from .analyze_cmd import analyze_command
 from .batch_cmd import batch_command

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from solver.search import LOST, UNKNOWN, WON
+from wedlock.search import LOST, UNKNOWN, WON
 
 from .common import (
     NUMBERS_MAY_START_WITH_DASH,

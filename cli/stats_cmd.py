@@ -6,8 +6,8 @@ import json
 
 import click
 
-from solver.batch import merge_records, read_results
-from solver.stats import mean_text, summarize
+from wedlock.batch import merge_records, read_results
+from wedlock.stats import mean_text, summarize
 
 from .common import BadInput, FilePath, input_errors, json_option
 

@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from solver.errors import GameNumberError, MoveSyntaxError
-from solver.input_files import read_text, why_unreadable
-from solver.movefile import parse_moves
-from solver.numbering import GameNumber
+from wedlock.errors import GameNumberError, MoveSyntaxError
+from wedlock.input_files import read_text, why_unreadable
+from wedlock.movefile import parse_moves
+from wedlock.numbering import GameNumber
 
 from .common import (
     NUMBERS_MAY_START_WITH_DASH,

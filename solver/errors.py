@@ -27,3 +27,7 @@ class IllegalMoveError(WedlockError):
 
 class RulesError(WedlockError):
     """An unknown game or rule-set name."""
+
+
+class MissingExtra(WedlockError):
+    """An option needs a package that is an extra of wedlock's and is not installed."""

@@ -74,7 +74,7 @@ class Game(Protocol):
     def boards(self, rules: Any, cards: Sequence[Card], moves: Sequence[Any]) -> list[str]: ...
 
     def player(self, rules: Any, cards: Sequence[Card]) -> Any:
-        """The deal's primitive play as `solver.analysis.Play`, for the state-graph analysis."""
+        """The deal's primitive play as `wedlock.analysis.Play`, for the state-graph analysis."""
         ...
 
 

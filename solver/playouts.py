@@ -1,7 +1,7 @@
 """Estimating the random and greedy players' odds by playing games out, for deals whose
-state graph is too big to analyse whole (`solver.analysis` gives exact odds otherwise).
+state graph is too big to analyse whole (`wedlock.analysis` gives exact odds otherwise).
 
-The players are those of `solver.analysis`: at every position the random player picks
+The players are those of `wedlock.analysis`: at every position the random player picks
 uniformly among the legal choices, the greedy player among those that take cards out of
 play when there are any. Each playout is independent, so the wins of n playouts are a
 binomial sample of the player's exact odds.

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any, Iterator, Sequence
 
 from .batch import Job, chunks, solve_chunk, solve_number
-from .errors import WedlockError
+from .errors import MissingExtra, WedlockError
 
 
 class SchedulerError(WedlockError):

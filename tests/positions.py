@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from solver.cards import full_deck
-from solver.deals import numbered_deal
-from solver.montecarlo.moves import Consolidate, Move, parse_move
-from solver.numbering import GameNumber
-from solver.montecarlo.play import GAP, Position, Table
-from solver.montecarlo.rules import MonteCarloRules
+from wedlock.cards import full_deck
+from wedlock.deals import numbered_deal
+from wedlock.montecarlo.moves import Consolidate, Move, parse_move
+from wedlock.numbering import GameNumber
+from wedlock.montecarlo.play import GAP, Position, Table
+from wedlock.montecarlo.rules import MonteCarloRules
 
 
 def cards_left(table: Table, pos: Position) -> int:

@@ -14,18 +14,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import analysis
-from solver.cards import Card, full_deck
-from solver.matrimony.moves import Play as MatrimonyPlay
-from solver.matrimony.play import Table as MatrimonyTable
-from solver.matrimony.player import PlayerView as MatrimonyView
-from solver.matrimony.rules import RULE_SETS as MATRIMONY_RULES
-from solver.montecarlo.moves import Consolidate
-from solver.montecarlo.play import GAP, Position, Table
-from solver.montecarlo.player import PlayerView
-from solver.montecarlo.rules import RULE_SETS
-from solver.plain_space import PlainSpace
-from solver.search import LOST, WON, Limits, solve
+from wedlock import analysis
+from wedlock.cards import Card, full_deck
+from wedlock.matrimony.moves import Play as MatrimonyPlay
+from wedlock.matrimony.play import Table as MatrimonyTable
+from wedlock.matrimony.player import PlayerView as MatrimonyView
+from wedlock.matrimony.rules import RULE_SETS as MATRIMONY_RULES
+from wedlock.montecarlo.moves import Consolidate
+from wedlock.montecarlo.play import GAP, Position, Table
+from wedlock.montecarlo.player import PlayerView
+from wedlock.montecarlo.rules import RULE_SETS
+from wedlock.plain_space import PlainSpace
+from wedlock.search import LOST, WON, Limits, solve
 from tests.positions import late_position
 from tests.test_matrimony_spaces import WON_ARNOLD, WON_PYSOL, deal_of, on_and_off_line, random_line
 
@@ -243,7 +243,7 @@ def test_monte_carlo_fast_phases_equal_the_move_by_move_walk(name: str) -> None:
 def test_matrimony_pysol_shortest_wins_replay_with_their_shifts() -> None:
     # The printed line must include every shift a PySolFC player makes, to make room for a
     # play and to put a suit that reaches 13 cards into the arrangement the analysis keeps.
-    from solver.matrimony import GAME as MATRIMONY
+    from wedlock.matrimony import GAME as MATRIMONY
 
     replayed = 0
     for game in WON_PYSOL:
@@ -263,8 +263,8 @@ def test_matrimony_pysol_shortest_wins_replay_with_their_shifts() -> None:
 def test_matrimony_pysol_choices_are_legal_move_for_move() -> None:
     # Every choice the analysis offers, shifts included, replays through the referee from
     # positions along the solver's winning lines; some of them settle a suit at 13 cards.
-    from solver.matrimony import GAME as MATRIMONY
-    from solver.matrimony.moves import Shift
+    from wedlock.matrimony import GAME as MATRIMONY
+    from wedlock.matrimony.moves import Shift
     from tests.test_matrimony_spaces import winning_line
 
     rules = MATRIMONY_RULES["pysol"]
@@ -298,7 +298,7 @@ class AlwaysWon:
 
 
 def test_playout_estimates_keep_within_what_the_graph_proves() -> None:
-    from solver.playouts import estimate
+    from wedlock.playouts import estimate
 
     assert estimate(AlwaysWon(), (Fraction(1, 4), Fraction(1, 4)), 50, "s", False) == {"value": 0.25, "low": 0.25, "high": 0.25}
     # All 50 playouts win, but the graph proves at most 1/2: the interval missed; keep the proof.

@@ -10,7 +10,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from solver import graph_report
+from wedlock import graph_report
 from tests.test_cli import assert_bad_input, run
 
 # Monte Carlo game 2 under strict rules has a 17-state graph with a win; Matrimony game 2

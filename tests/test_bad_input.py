@@ -1,5 +1,5 @@
 """Whatever a user types or a file holds, the readers answer with a value or a named input
-error (solver.errors.WedlockError), which the CLI prints as one line: never another
+error (wedlock.errors.WedlockError), which the CLI prints as one line: never another
 exception, which the CLI would show as a traceback.
 
 The text strategies mix arbitrary text with near misses built from the notation's own
@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.batch import check_record, parse_range, read_results
-from solver.cards import Card, parse_cards
-from solver.deals import parse_deal_text
-from solver.errors import WedlockError
-from solver.games import GAMES
-from solver.movefile import parse_moves
-from solver.numbering import GameNumber
+from wedlock.batch import check_record, parse_range, read_results
+from wedlock.cards import Card, parse_cards
+from wedlock.deals import parse_deal_text
+from wedlock.errors import WedlockError
+from wedlock.games import GAMES
+from wedlock.movefile import parse_moves
+from wedlock.numbering import GameNumber
 
 WORDS = (
     "pile", "pile 3:", "to", "F", "F3", "F9", "F0", "(J♥", "down)", "up)", "shift", "from", "deal", "redeal",
@@ -192,7 +192,7 @@ def test_numbers_are_ascii_digits_and_never_too_long_to_name() -> None:
 def test_a_byte_order_mark_is_not_part_of_the_first_card_or_move(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from wedlock.cli.main import cli
 
     runner = CliRunner()
     deal = runner.invoke(cli, ["deal", "monte-carlo", "5", "--json"]).stdout
@@ -210,7 +210,7 @@ def test_a_byte_order_mark_is_not_part_of_the_first_card_or_move(tmp_path: Path)
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(st.characters(blacklist_characters="\r\n"), max_size=8), max_size=5), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_files_read_alike_whatever_their_line_ends(tmp_path: Path, lines: list[str], newline: str) -> None:
-    from solver.input_files import read_text
+    from wedlock.input_files import read_text
 
     path = tmp_path / "lines.txt"
     path.write_bytes(newline.join(lines).encode("utf-8"))
@@ -223,7 +223,7 @@ def test_a_device_is_refused_before_it_is_read(tmp_path: Path) -> None:
     file the user names refuses it in one line."""
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from wedlock.cli.main import cli
 
     runner = CliRunner()
     for args in (
@@ -241,7 +241,7 @@ def test_a_device_is_refused_before_it_is_read(tmp_path: Path) -> None:
 def test_resume_refuses_a_pipe_it_would_wait_on_forever(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from wedlock.cli.main import cli
 
     os.mkfifo(tmp_path / "pipe")
     result = CliRunner().invoke(cli, ["batch", "monte-carlo", "1", "--out", str(tmp_path / "pipe"), "--resume"])

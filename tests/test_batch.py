@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cli.main import cli
-from solver.batch import RECORD_KEYS, RangeError, ResultsFileError, merge_records, parse_range, read_results
-from solver.stats import wilson
+from wedlock.cli.main import cli
+from wedlock.batch import RECORD_KEYS, RangeError, ResultsFileError, merge_records, parse_range, read_results
+from wedlock.stats import wilson
 
 
 def run(*args: str):
@@ -138,10 +138,10 @@ class FillingDisk:
 
 
 def test_full_disk_stops_the_batch_with_one_line_and_loses_nothing(tmp_path: Path, monkeypatch) -> None:
-    import cli.batch_cmd
+    import wedlock.cli.batch_cmd as batch_cmd
 
     out = tmp_path / "r.jsonl"
-    monkeypatch.setattr(cli.batch_cmd, "open", lambda path, *_, **__: FillingDisk(Path(path)), raising=False)
+    monkeypatch.setattr(batch_cmd, "open", lambda path, *_, **__: FillingDisk(Path(path)), raising=False)
     result = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--jobs", "1")
     assert result.exit_code == 1 and result.stdout == ""
     assert isinstance(result.exception, SystemExit)  # an exit, not a traceback
@@ -181,7 +181,7 @@ def test_bad_line_in_the_middle_is_reported_with_its_number(tmp_path: Path) -> N
 
 def test_batch_killed_mid_run_resumes_to_exactly_one_line_each(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    command = [sys.executable, "-m", "cli", "batch", "monte-carlo", "1-400", "--out", str(out), "--jobs", "2", "--quiet"]
+    command = [sys.executable, "-m", "wedlock", "batch", "monte-carlo", "1-400", "--out", str(out), "--jobs", "2", "--quiet"]
     proc = subprocess.Popen(command, start_new_session=True, cwd=Path(__file__).parent.parent)
     deadline = time.time() + 60
     while time.time() < deadline and (not out.exists() or len(out.read_bytes().splitlines()) < 20):

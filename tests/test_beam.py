@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import beam
-from solver.beam import Deferred, beam_search
-from solver.search import LOST, UNKNOWN, WON, Limits, solve
+from wedlock import beam
+from wedlock.beam import Deferred, beam_search
+from wedlock.search import LOST, UNKNOWN, WON, Limits, solve
 
 
 class Ladder:

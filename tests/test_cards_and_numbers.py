@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import Card, full_deck
-from solver.deals import format_deal_text, numbered_deal, parse_deal_text
-from solver.errors import CardError, DealError, GameNumberError
-from solver.numbering import GameNumber, shuffled_ids
+from wedlock.cards import Card, full_deck
+from wedlock.deals import format_deal_text, numbered_deal, parse_deal_text
+from wedlock.errors import CardError, DealError, GameNumberError
+from wedlock.numbering import GameNumber, shuffled_ids
 
 GOLDEN = Path(__file__).parent / "golden"
 VECTORS = [

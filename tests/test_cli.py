@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import cli
-from solver import analysis
-from solver.games import GAMES
+from wedlock.cli.main import cli
+from wedlock import analysis
+from wedlock.games import GAMES
 
 try:  # click < 8.2 mixes stderr into stdout unless told not to
     RUNNER = CliRunner(mix_stderr=False)
@@ -355,7 +355,7 @@ def test_output_to_a_full_disk_is_one_line(args: tuple[str, ...]) -> None:
     import sys
 
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "cli", *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+        done = subprocess.run([sys.executable, "-m", "wedlock", *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
     assert done.returncode == 1
     assert done.stderr == "Error: cannot write the output: No space left on device\n"
 

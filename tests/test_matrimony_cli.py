@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from solver.game import EXACT_LABEL
-from solver.matrimony import QUICK_STAGES
+from wedlock.game import EXACT_LABEL
+from wedlock.matrimony import QUICK_STAGES
 from tests.test_cli import assert_bad_input, run
 
 GAME_1 = (

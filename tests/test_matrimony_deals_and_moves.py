@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import Card, full_deck
-from solver.errors import DealError, MoveSyntaxError
-from solver.matrimony import GAME
-from solver.matrimony.deal import hooked, numbered_deal
-from solver.matrimony.moves import Deal, Play, Redeal, Shift, move_from_json, parse_move
-from solver.matrimony.play import Table
-from solver.matrimony.rules import RULE_SETS
-from solver.numbering import GameNumber
+from wedlock.cards import Card, full_deck
+from wedlock.errors import DealError, MoveSyntaxError
+from wedlock.matrimony import GAME
+from wedlock.matrimony.deal import hooked, numbered_deal
+from wedlock.matrimony.moves import Deal, Play, Redeal, Shift, move_from_json, parse_move
+from wedlock.matrimony.play import Table
+from wedlock.matrimony.rules import RULE_SETS
+from wedlock.numbering import GameNumber
 
 GOLDEN = Path(__file__).parent / "golden"
 VECTORS = [

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from solver.matrimony import Stage
-from solver.matrimony.play import Table
-from solver.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
-from solver.matrimony.pysol_space import PysolPhaseSpace, PysolSpace
-from solver.matrimony.rules import DECK
-from solver.matrimony.verify import referee
-from solver.search import LOST, WON, Limits, solve
+from wedlock.matrimony import Stage
+from wedlock.matrimony.play import Table
+from wedlock.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
+from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace
+from wedlock.matrimony.rules import DECK
+from wedlock.matrimony.verify import referee
+from wedlock.search import LOST, WON, Limits, solve
 from tests.test_matrimony_spaces import EXHAUSTIVE, PYSOL, deal_of, pysol_positions
 
 

@@ -16,23 +16,23 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from solver.beam import beam_search
-from solver.cards import Card
-from solver.game import EXACT_LABEL
-from solver import matrimony
-from solver.matrimony import GAME, Stage
-from solver.matrimony.arnold_space import ArnoldSpace
-from solver.matrimony.deal import numbered_deal
-from solver.matrimony.moves import Deal, Move, Play, Redeal, Shift
-from solver.matrimony.play import Position, Table
-from solver.matrimony.pysol_dead import _chains
-from solver.matrimony.pysol_finish import ExactFrom
-from solver.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
-from solver.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
-from solver.matrimony.verify import referee
-from solver.numbering import GameNumber
-from solver.plain_space import PlainSpace
-from solver.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
+from wedlock.beam import beam_search
+from wedlock.cards import Card
+from wedlock.game import EXACT_LABEL
+from wedlock import matrimony
+from wedlock.matrimony import GAME, Stage
+from wedlock.matrimony.arnold_space import ArnoldSpace
+from wedlock.matrimony.deal import numbered_deal
+from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
+from wedlock.matrimony.play import Position, Table
+from wedlock.matrimony.pysol_dead import _chains
+from wedlock.matrimony.pysol_finish import ExactFrom
+from wedlock.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
+from wedlock.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
+from wedlock.matrimony.verify import referee
+from wedlock.numbering import GameNumber
+from wedlock.plain_space import PlainSpace
+from wedlock.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
 EXHAUSTIVE = Limits(max_states=None, first_pass=None)

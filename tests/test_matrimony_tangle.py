@@ -13,9 +13,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.matrimony.pysol_dead import _after, _wanted
-from solver.matrimony.pysol_tangle import DONE, Tangles
-from solver.matrimony.rules import RULE_SETS
+from wedlock.matrimony.pysol_dead import _after, _wanted
+from wedlock.matrimony.pysol_tangle import DONE, Tangles
+from wedlock.matrimony.rules import RULE_SETS
 
 PYSOL = RULE_SETS["pysol"]
 

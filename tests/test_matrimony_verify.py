@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import Card, full_deck
-from solver.errors import DealError, IllegalMoveError
-from solver.matrimony.deal import numbered_deal
-from solver.matrimony.moves import Deal, Play, Redeal, Shift
-from solver.matrimony.play import Position, Table, redealt
-from solver.matrimony.rules import RULE_SETS, card_of
-from solver.matrimony.verify import Table as RefTable
-from solver.matrimony.verify import apply, deal_table, problem_with, referee
-from solver.numbering import GameNumber
+from wedlock.cards import Card, full_deck
+from wedlock.errors import DealError, IllegalMoveError
+from wedlock.matrimony.deal import numbered_deal
+from wedlock.matrimony.moves import Deal, Play, Redeal, Shift
+from wedlock.matrimony.play import Position, Table, redealt
+from wedlock.matrimony.rules import RULE_SETS, card_of
+from wedlock.matrimony.verify import Table as RefTable
+from wedlock.matrimony.verify import apply, deal_table, problem_with, referee
+from wedlock.numbering import GameNumber
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
 C = Card.parse

@@ -11,14 +11,14 @@ from __future__ import annotations
 import pytest
 
 from positions import cards_left, late_position, near_win_position, stored_win
-from solver.deals import numbered_deal
-from solver.montecarlo import GAME
-from solver.numbering import GameNumber
-from solver.montecarlo.rules import RULE_SETS, SLIDE
-from solver.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
-from solver.plain_space import PlainSpace
-from solver.montecarlo.verify import referee
-from solver.search import LOST, WON, Limits, solve
+from wedlock.deals import numbered_deal
+from wedlock.montecarlo import GAME
+from wedlock.numbering import GameNumber
+from wedlock.montecarlo.rules import RULE_SETS, SLIDE
+from wedlock.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
+from wedlock.plain_space import PlainSpace
+from wedlock.montecarlo.verify import referee
+from wedlock.search import LOST, WON, Limits, solve
 
 EXHAUSTIVE = Limits(max_states=None)
 SIZES = {"pysol": 36, "strict": 40, "5x4": 34, "thirteens": 30, "weddings": 32, "2decks": 44}

@@ -1,4 +1,4 @@
-"""Tests for the independent Monte Carlo referee (`solver.montecarlo.verify`).
+"""Tests for the independent Monte Carlo referee (`wedlock.montecarlo.verify`).
 
 The expected positions here are worked out by hand or by the small model at the top of this
 file, written again from RULES.md; nothing here calls the solver.
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, full_deck, parse_cards
-from solver.errors import DealError, IllegalMoveError
-from solver.montecarlo.moves import Consolidate, King, Move, Pair
-from solver.montecarlo.rules import RULE_SETS, MonteCarloRules
-from solver.montecarlo.verify import Table, Verdict, apply, deal_table, problem_with, referee
+from wedlock.cards import Card, full_deck, parse_cards
+from wedlock.errors import DealError, IllegalMoveError
+from wedlock.montecarlo.moves import Consolidate, King, Move, Pair
+from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
+from wedlock.montecarlo.verify import Table, Verdict, apply, deal_table, problem_with, referee
 
 PYSOL = RULE_SETS["pysol"]
 STRICT = RULE_SETS["strict"]

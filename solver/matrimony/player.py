@@ -1,4 +1,4 @@
-"""Matrimony as a player makes moves, for the state-graph analysis (`solver.analysis`).
+"""Matrimony as a player makes moves, for the state-graph analysis (`wedlock.analysis`).
 
 Every move ends a phase (nothing commutes in general), so each choice is one graph edge.
 
@@ -28,7 +28,7 @@ Choice = tuple[Move, ...]
 
 
 class PlayerView:
-    """One deal's primitive play, in the shape `solver.analysis.Play` asks for."""
+    """One deal's primitive play, in the shape `wedlock.analysis.Play` asks for."""
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         self.table = table

@@ -1,4 +1,4 @@
-"""Monte Carlo as a player makes moves, for the state-graph analysis (`solver.analysis`).
+"""Monte Carlo as a player makes moves, for the state-graph analysis (`wedlock.analysis`).
 
 Every choice is one primitive move. A consolidation ends a phase: the pairs (and kings)
 removed between two consolidations can be removed in any order, which the analysis uses to
@@ -26,7 +26,7 @@ from .play import GAP, Position, Table
 
 
 class PlayerView:
-    """One deal's primitive play, in the shape `solver.analysis.Play` asks for."""
+    """One deal's primitive play, in the shape `wedlock.analysis.Play` asks for."""
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         self.table = table
@@ -68,7 +68,7 @@ class PlayerView:
         return not isinstance(choice[0], Consolidate)
 
     def phase_exits(self, pos: Position) -> dict[Hashable, tuple[Position, Exit]]:
-        """What `solver.analysis.phase_exits` computes, over cell masks (see the module)."""
+        """What `wedlock.analysis.phase_exits` computes, over cell masks (see the module)."""
         table = self.table
         if table.is_won(pos):
             return {}

@@ -1,5 +1,5 @@
 """Monte Carlo as the phase search spaces the solver uses (the plain one, one primitive move
-per edge, is `solver.plain_space`).
+per edge, is `wedlock.plain_space`).
 
 Why phases are exact. Removing cards never makes two cards touch, so every pair removed
 between two consolidations was already a touching pair when the last consolidation ended:

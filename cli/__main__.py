@@ -1,5 +1,0 @@
-"""`python -m cli` runs the wedlock command."""
-
-from .main import cli
-
-cli()
