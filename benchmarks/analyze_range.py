@@ -20,7 +20,7 @@ ONE_GAME = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from wedlock import analysis
-from wedlock.game import rules_of
+from wedlock.games import rules_of
 from wedlock.games import game_named
 game = game_named({game!r}); rules = rules_of(game, {rules!r})
 started = time.perf_counter()

@@ -3,41 +3,50 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
-from wedlock import analysis, playouts
-from wedlock.graph_report import draw_png, export_graph, figures_data, moves_text, write_dot, write_graphml
+from wedlock.graph_report import PNG_MOST_STATES, draw_png, moves_text, pyplot, write_dot, write_graphml
+from wedlock.luck import DEFAULT_MAX_STATES, Analysis, analyze
+from wedlock.words import counted
 
 from .common import (
-    NUMBERS_MAY_START_WITH_DASH,
+    SOLVE_SECONDS,
     BadInput,
+    Command,
     FilePath,
     choose_deal,
-    count_option,
     deal_file_option,
     game_argument,
+    header,
     input_errors,
     interruptible,
     json_option,
     number_argument,
     playouts_option,
     rules_option,
+    time_limit_option,
 )
 
-DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
 
-
-@click.command("analyze", context_settings=NUMBERS_MAY_START_WITH_DASH)
+@click.command("analyze", cls=Command)
 @game_argument
 @number_argument
 @deal_file_option
 @rules_option
-@count_option("--max-states", DEFAULT_MAX_STATES, "Stop exploring at this many states; every figure is then a bound.")
+@click.option(
+    "--max-states",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Stop exploring at this many states; every figure is then a bound. [default: {DEFAULT_MAX_STATES:,};"
+    f" with --png {PNG_MOST_STATES:,}, the most it draws]",
+)
+@time_limit_option(SOLVE_SECONDS)
 @playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
 @click.option("--graphml", type=FilePath(writable=True), help="Write the graph as GraphML (Gephi).")
 @click.option("--dot", type=FilePath(writable=True), help="Write the graph as Graphviz DOT.")
-@click.option("--png", type=FilePath(writable=True), help="Draw a small graph (needs matplotlib).")
+@click.option("--png", type=FilePath(writable=True), help=f"Draw a graph of at most {PNG_MOST_STATES:,} states (needs matplotlib).")
 @json_option
 @interruptible
 @input_errors
@@ -46,7 +55,8 @@ def analyze_command(
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
-    max_states: int,
+    max_states: int | None,
+    time_limit: float | None,
     playouts: int,
     graphml: str | None,
     dot: str | None,
@@ -57,69 +67,68 @@ def analyze_command(
     how many ways there are to win, which decisions matter, and how often a random and a
     greedy player would win.
 
+    The time limit covers the exploration and the playouts: past it, the graph is cut
+    and fewer games are played out.
+
     Example: wedlock analyze monte-carlo 7 --dot game7.dot
     """
-    chosen = choose_deal(game_name, number, deal_file, rules_name)
-    game, rules = chosen.game, chosen.rules
-    play = game.player(rules, chosen.cards)
-    graph = analysis.build(play, max_states)
-    fig = analysis.figures(play, graph)
-    estimates = {} if fig.complete else estimate(play, f"{game.name}/{rules.name}/{chosen.game_number or 'file'}", fig, playouts)
+    if png:
+        pyplot()  # before the work: matplotlib is there
+        if max_states is not None and max_states > PNG_MOST_STATES:
+            raise BadInput(f"--png draws at most {PNG_MOST_STATES:,} states; give --max-states {PNG_MOST_STATES:,} or less")
+    for path in (graphml, dot, png):
+        folder = Path(path).parent if path else None
+        if folder is not None and not folder.is_dir():
+            raise BadInput(f"cannot write {path}: there is no folder {folder}")
+    if max_states is None:
+        max_states = PNG_MOST_STATES if png else DEFAULT_MAX_STATES
+    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
+    found = analyze(chosen.game.name, chosen, max_states=max_states, playouts=playouts, time_limit=time_limit)
+    if as_json:
+        click.echo(json.dumps(found.to_json()))
+    else:
+        for line in report_lines(found, label):
+            click.echo(line)
     if graphml or dot or png:
-        exported = export_graph(game, rules, graph, fig)
+        exported = found.exported()
         for path, write in ((graphml, write_graphml), (dot, write_dot), (png, draw_png)):
             if path:
                 try:
                     write(exported, path)
                 except OSError as err:
                     raise BadInput(f"cannot write {path}: {err.strerror}") from None
-    if as_json:
-        data = {"game": game.name, "rules": rules.name, "game_number": chosen.game_number}
-        data.update(figures_data(game, rules, fig))
-        for who, guess in estimates.items():
-            data[f"{who}_player"]["playouts"] = guess
-        click.echo(json.dumps(data))
-        return
-    for line in report_lines(game, rules, chosen.label, fig, estimates):
-        click.echo(line)
 
 
-def estimate(play, seed: str, fig: analysis.Figures, games: int) -> dict[str, dict]:
-    """Each player's odds from `games` seeded playouts, within the cut graph's bounds."""
-    return {
-        who: {"games": games, **playouts.estimate(play, bounds, games, seed, who == "greedy")}
-        for who, bounds in (("random", fig.random), ("greedy", fig.greedy))
-    }
-
-
-def report_lines(game, rules, label: str, fig: analysis.Figures, estimates: dict[str, dict]) -> list[str]:
+def report_lines(found: Analysis, label: str) -> list[str]:
     """The figures as text a player can read."""
+    fig, chosen = found.figures, found.deal
+    game, rules = chosen.game, chosen.rules
     bound = "" if fig.complete else "at least "
     if fig.complete:
         head = "the whole state graph"
     else:
-        head = f"the state graph was cut at {fig.states:,} states: counts are lower bounds, odds are ranges"
+        head = f"the state graph was cut at {counted(fig.states, 'state')}: counts are lower bounds, odds are ranges"
     out = [
-        f"# {rules.title} ({rules.name} rules), {label}: {head}",
-        f"states:             {bound}{fig.states:,} ({fig.edges:,} edges)",
+        f"{header(chosen, label)}: {head}",
+        f"states:             {bound}{fig.states:,} ({counted(fig.edges, 'edge')})",
         f"won states:         {bound}{fig.won_states:,}",
         f"dead ends:          {bound}{fig.dead_ends:,}",
-        f"can still win from: {bound}{fig.winning_states:,} states",
+        f"can still win from: {bound}{counted(fig.winning_states, 'state')}",
         f"winning sequences:  {bound}{fig.sequences:,}",
-        f"random player wins: {odds_text(*fig.random)}{guess_text(estimates.get('random'))}",
-        f"greedy player wins: {odds_text(*fig.greedy)}{guess_text(estimates.get('greedy'))}",
+        f"random player wins: {odds_text(*fig.random)}{guess_text(found.estimates.get('random'))}",
+        f"greedy player wins: {odds_text(*fig.greedy)}{guess_text(found.estimates.get('greedy'))}",
     ]
     if not fig.shortest_win:
         out.append("shortest win:       none" + (" found" if not fig.complete else ""))
         return out
-    found = "" if fig.complete else " (the shortest found)"
-    out.append(f"shortest win:       {len(fig.shortest_win)} moves{found}")
-    for i, move in enumerate(fig.shortest_win):
-        out.append(f"  {i + 1}. {game.move_text(rules, move)}")
+    found_only = "" if fig.complete else " (the shortest found)"
+    out.append(f"shortest win:       {counted(len(fig.shortest_win), 'move')}{found_only}")
+    for i, move in enumerate(found.shortest_win):
+        out.append(f"  {i + 1}. {move.text()}")
     if not fig.complete:
-        out.append("critical decisions: need the whole graph (raise --max-states)")
+        out.append("critical decisions: need the whole graph (raise --max-states or --time-limit)")
         return out
-    out.append(f"critical decisions on the shortest win: {len(fig.decisions)}")
+    out.append(f"critical decisions on the shortest win: {len(fig.decisions):,}")
     for d in fig.decisions:
         out.append(f"  before move {d.move_number}:")
         out.append("    keeps the win:  " + " | ".join(moves_text(game, rules, c) for c in d.keep))
@@ -130,6 +139,8 @@ def report_lines(game, rules, label: str, fig: analysis.Figures, estimates: dict
 def guess_text(guess: dict | None) -> str:
     if guess is None:
         return ""
+    if not guess["games"]:
+        return "; no game played out within the time limit"
     return (
         f"; about {guess['value']:.2%} in {guess['games']:,} games played out"
         f" (95%: {guess['low']:.2%} - {guess['high']:.2%})"

@@ -9,15 +9,17 @@ from contextlib import ExitStack
 import click
 from tqdm import tqdm
 
-from wedlock.batch import Analyze, Job, ResultsWriter, default_jobs, parse_range, pending_numbers, read_results
-from wedlock.game import rules_of
-from wedlock.games import game_named
-from wedlock.runner import SchedulerError, run_dask, run_local
+from wedlock.batch import Analyze, Job, SchedulerError, default_jobs, run_dask, run_local
+from wedlock.games import game_named, rules_of
+from wedlock.ranges import parse_range
+from wedlock.records import ResultsWriter, iter_results, mend, pending_numbers
 from wedlock.search import Limits
+from wedlock.words import counted
 
 from .common import (
     INTERRUPTED,
     BadInput,
+    Command,
     FilePath,
     count_option,
     game_argument,
@@ -31,7 +33,7 @@ from .common import (
 BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler went away; what the file holds stays good
 
 
-@click.command("batch")
+@click.command("batch", cls=Command)
 @game_argument
 @click.argument("range_text", metavar="RANGE")
 @rules_option
@@ -49,7 +51,7 @@ BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler we
 @click.option("--analyze", is_flag=True, help="Add each deal's random and greedy players' odds (see analyze).")
 @count_option("--analyze-states", 1_000, "With --analyze: exact odds when the state graph has at most this many states.")
 @playouts_option("With --analyze: games each player plays out when the graph is bigger.")
-@limit_options
+@limit_options(None)
 @input_errors
 def batch_command(
     game_name: str,
@@ -96,8 +98,10 @@ def batch_command(
         raise BadInput(f"{out_path} is not empty; add --resume to continue it, or choose another file")
     if resume and os.path.exists(out_path) and not os.path.isfile(out_path):
         raise BadInput(f"{out_path}: --resume reads and mends its results, so it must be a file, not a pipe or device")
-    done = read_results(out_path, repair=True) if resume else []
-    todo = pending_numbers(numbers, done, game.name, rules.name, retry_unknown)
+    todo = numbers
+    if resume:
+        todo = pending_numbers(numbers, iter_results(out_path), game.name, rules.name, retry_unknown)
+        mend(out_path)  # only now that every line has been read
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
@@ -116,7 +120,7 @@ def batch_command(
 
         def broke_off(problem: str) -> None:
             bar.close()
-            written = f"{sum(counts.values())} results written"
+            written = f"{counted(sum(counts.values()), 'result')} written"
             if out_path:
                 written += "; --resume continues"
             click.echo(f"Error: {problem}; {written}.", err=True)
@@ -126,6 +130,8 @@ def batch_command(
             for record in results:
                 try:
                     writer.write(record)
+                except BrokenPipeError:
+                    raise  # nobody reads on: ends quietly (cli/main.py)
                 except OSError as err:  # the results file stopped taking lines (a full disk, say)
                     broke_off(f"cannot write {out_path or 'stdout'}: {err.strerror}")
                 counts[record["verdict"]] += 1
@@ -135,7 +141,8 @@ def batch_command(
             broke_off(str(err))
         except KeyboardInterrupt:
             bar.close()
-            click.echo(f"Interrupted: {sum(counts.values())} results written; --resume continues.", err=True)
+            more = "; --resume continues" if out_path else ""
+            click.echo(f"Interrupted: {counted(sum(counts.values()), 'result')} written{more}.", err=True)
             sys.exit(INTERRUPTED)
 
 

@@ -1,31 +1,77 @@
-"""What the commands share: choosing a deal, limits, the progress option, and turning input
-errors into exit 2 and Ctrl-C into exit 130."""
+"""What the commands share: the command class, the game and deal arguments, limits, the
+progress option, and turning input errors into exit 2 and Ctrl-C into exit 130."""
 
 from __future__ import annotations
 
 import functools
 import math
+import re
+import shlex
 import sys
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import click
 
-from wedlock.cards import Card
-from wedlock.deals import read_deal_file
 from wedlock.errors import WedlockError
-from wedlock.game import Game, rules_of
-from wedlock.games import GAMES, game_named
+from wedlock.games import GAMES, RuleSetNotGame, _plain, catalogue
 from wedlock.numbering import GameNumber
-from wedlock.search import Limits
+from wedlock.pipeline import Deal, deal, deal_from_file
 
 BAD_INPUT = 2
+INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
+SOLVE_SECONDS = 120  # the default --time-limit of solve and analyze: an answer within minutes
+
+GAMES_HELP = "\b\nGames and their rule sets (--rules; any case), PySolFC's own by its names:\n" + "\n".join(
+    "  " + line for line in catalogue()
+)
 
 
 class BadInput(click.ClickException):
     """One line on stderr and exit status 2."""
 
     exit_code = BAD_INPUT
+
+
+_DASH_NUMBER = re.compile(r"-[0-9]")
+
+
+class Command(click.Command):
+    """A wedlock command: its help ends with the games and rule sets, a game number that
+    starts with a dash is a bad game number (not an unknown option), and a rule set typed
+    where the game belongs gets the command line to type instead."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("epilog", GAMES_HELP)
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag for name in p.opts}
+        positional = []
+        for i, token in enumerate(args):
+            if token == "--":
+                break
+            if i and args[i - 1] in takes_value:
+                continue
+            if _DASH_NUMBER.match(token):
+                try:
+                    GameNumber.parse(token)
+                except WedlockError as err:
+                    raise BadInput(str(err)) from None
+            if not token.startswith("-"):
+                positional.append(i)
+        if positional and self.params and self.params[0].name == "game_name":
+            self._check_game(ctx, args, positional[0])
+        return super().parse_args(ctx, args)
+
+    def _check_game(self, ctx: click.Context, args: list[str], at: int) -> None:
+        plain = _plain(args[at])
+        if plain in GAMES or plain == "montecarlo":
+            return
+        owners = [g.name for g in GAMES.values() if plain in g.rule_sets]
+        if len(owners) == 1:
+            rest = [a for i, a in enumerate(args) if i != at]
+            line = shlex.join([*ctx.command_path.split(), owners[0], *rest, "--rules", plain])
+            raise BadInput(f"{plain} is a rule set of {owners[0]}: {line}")
 
 
 def input_errors(command: Callable) -> Callable:
@@ -35,13 +81,12 @@ def input_errors(command: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except RuleSetNotGame as err:
+            raise BadInput(str(err)) from None
         except WedlockError as err:
             raise BadInput(str(err)) from None
 
     return wrapper
-
-
-INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
 
 
 def interruptible(command: Callable) -> Callable:
@@ -72,9 +117,6 @@ def shows_progress(flag: bool | None) -> bool:
     return sys.stderr.isatty() if flag is None else flag
 
 
-# `-3` is then read as a (bad) game number, reported in one line, not as an unknown option.
-NUMBERS_MAY_START_WITH_DASH = {"ignore_unknown_options": True}
-
 class FilePath(click.Path):
     """A file's path, which must not be empty (an empty one would otherwise read as "none
     given": --out '' would write to stdout, --dot '' nothing at all)."""
@@ -88,28 +130,35 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
-class Seconds(click.FloatRange):
-    """Seconds, 0 or more: never NaN, which compares false with every limit and so would
-    never stop a search."""
+class Seconds(click.ParamType):
+    """Seconds, 0 or more, or `none` for no limit: never NaN, which compares false with
+    every limit and so would never stop a search."""
 
-    def __init__(self) -> None:
-        super().__init__(min=0)
+    name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        seconds = super().convert(value, param, ctx)
-        if math.isnan(seconds):
-            self.fail("not a number of seconds", param, ctx)
+        if value is None or isinstance(value, float):
+            return value
+        text = str(value).strip().lower()
+        if text in ("none", "no", "off"):
+            return None
+        try:
+            seconds = float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds (or 'none')", param, ctx)
+        if math.isnan(seconds) or seconds < 0:
+            self.fail(f"{value!r} is not a number of seconds, 0 or more (or 'none')", param, ctx)
         return seconds
 
 
-game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(sorted(GAMES)))
+game_argument = click.argument("game_name", metavar="GAME")
 number_argument = click.argument("number", metavar="N", required=False)
 deal_file_option = click.option(
     "--deal-file",
     type=FilePath(),
-    help="Read the deal from a file: the cards in dealing order (see README).",
+    help="Read the deal from a file: the cards in dealing order, first dealt first (QD TS 10s ah ...).",
 )
-rules_option = click.option("--rules", "rules_name", help="Rule set (default: the game's own; see README).")
+rules_option = click.option("--rules", "rules_name", help="Rule set (default: PySolFC's; see below).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
@@ -123,46 +172,46 @@ def playouts_option(help: str) -> Callable:
     return count_option("--playouts", 2_000, help)
 
 
-def limit_options(command: Callable) -> Callable:
-    """--node-limit, --time-limit and --max-states."""
-    command = click.option(
-        "--max-states",
-        type=click.IntRange(min=1),
-        default=Limits().max_states,
+def time_limit_option(default: float | None) -> Callable:
+    """--time-limit S, or `none`; the default shown in --help."""
+    shown = "none" if default is None else f"{default:g}"
+    return click.option(
+        "--time-limit",
+        type=Seconds(),
+        default=shown,
         show_default=True,
-        help="Give up (unknown) when the search holds this many states.",
-    )(command)
-    command = click.option("--time-limit", type=Seconds(), help="Give up (unknown) after S seconds.")(command)
-    command = click.option("--node-limit", type=click.IntRange(min=1), help="Give up (unknown) after N states.")(command)
-    return command
+        help="Give up (unknown) after S seconds; 'none' for no limit.",
+    )
 
 
-def limits_from(node_limit: int | None, time_limit: float | None, max_states: int | None) -> Limits:
-    return Limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+def limit_options(default_seconds: float | None) -> Callable:
+    """--node-limit, --time-limit (this default) and --max-states."""
+
+    def add(command: Callable) -> Callable:
+        command = click.option(
+            "--max-states",
+            type=click.IntRange(min=1),
+            default=20_000_000,
+            show_default=True,
+            help="Give up (unknown) when the search holds this many states.",
+        )(command)
+        command = time_limit_option(default_seconds)(command)
+        return click.option("--node-limit", type=click.IntRange(min=1), help="Give up (unknown) after N states.")(command)
+
+    return add
 
 
-@dataclass(frozen=True)
-class ChosenDeal:
-    """The game, rule set and cards a command works on."""
-
-    game: Game
-    rules: Any
-    cards: list[Card]
-    game_number: str | None  # None for a deal read from a file
-
-    @property
-    def label(self) -> str:
-        return f"game {self.game_number}" if self.game_number else "the deal file's deal"
-
-
-def choose_deal(game_name: str, number: str | None, deal_file: str | None, rules_name: str | None) -> ChosenDeal:
-    """The deal named on the command line: a game number or a deal file, not both."""
-    game = game_named(game_name)
-    rules = rules_of(game, rules_name)
+def choose_deal(game_name: str, number: str | None, deal_file: str | None, rules_name: str | None) -> tuple[Deal, str]:
+    """The deal named on the command line (a game number or a deal file, not both), and
+    how the output names it: `game 12345` or `the deal in FILE`."""
     if (number is None) == (deal_file is None):
         raise BadInput("give either a game number N or --deal-file F")
     if deal_file is not None:
-        cards = game.check_deal(rules, read_deal_file(deal_file, game.decks(rules)))
-        return ChosenDeal(game, rules, cards, None)
-    canonical = str(GameNumber.parse(number))
-    return ChosenDeal(game, rules, game.numbered_deal(rules, canonical), canonical)
+        return deal_from_file(game_name, deal_file, rules_name), f"the deal in {deal_file}"
+    chosen = deal(game_name, GameNumber.parse(number), rules_name)  # type: ignore[arg-type]
+    return chosen, chosen.label
+
+
+def header(chosen: Deal, label: str) -> str:
+    """The first line of a text answer: the game and rule set in a player's words, once."""
+    return f"# {chosen.title}, {label}"

@@ -6,10 +6,10 @@ import json
 
 import click
 
-from .common import NUMBERS_MAY_START_WITH_DASH, choose_deal, deal_file_option, game_argument, input_errors, json_option, number_argument, rules_option
+from .common import Command, choose_deal, deal_file_option, game_argument, header, input_errors, json_option, number_argument, rules_option
 
 
-@click.command("deal", context_settings=NUMBERS_MAY_START_WITH_DASH)
+@click.command("deal", cls=Command)
 @game_argument
 @number_argument
 @deal_file_option
@@ -21,15 +21,9 @@ def deal_command(game_name: str, number: str | None, deal_file: str | None, rule
 
     Example: wedlock deal monte-carlo 12345
     """
-    chosen = choose_deal(game_name, number, deal_file, rules_name)
+    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
     if as_json:
-        data = {
-            "game": chosen.game.name,
-            "rules": chosen.rules.name,
-            "game_number": chosen.game_number,
-            "cards": [str(c) for c in chosen.cards],
-        }
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(chosen.to_json()))
         return
-    click.echo(f"# {chosen.rules.title}, {chosen.label}")
-    click.echo(chosen.game.board(chosen.rules, chosen.cards))
+    click.echo(header(chosen, label))
+    click.echo(chosen.board())

@@ -1,26 +1,32 @@
-"""The `wedlock` command group."""
+"""The `wedlock` command group: every error one line on stderr, and exit statuses a script
+can rely on."""
 
 from __future__ import annotations
 
 import errno
 import os
 import sys
+from typing import Any
 
 import click
 
 from wedlock import __version__
+from wedlock.pipeline import SolverFault
 
 from .analyze_cmd import analyze_command
 from .batch_cmd import batch_command
+from .common import GAMES_HELP
 from .deal_cmd import deal_command
 from .solve_cmd import solve_command
 from .stats_cmd import stats_command
 from .verify_cmd import verify_command
-
+from .winnable_cmd import winnable_command
 
 # `wedlock` with no command (click 8.2 and later; older ones print the help themselves)
 NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
 OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # stdout on a disk that is full
+PIPE_CLOSED = 128 + 13  # the status of a process killed by SIGPIPE, as `cmd | head` expects
+SOLVER_FAULT = 4  # the referee rejected a win: a bug to report, never a verdict
 
 
 def _quiet_stdout() -> None:
@@ -35,7 +41,16 @@ def _quiet_stdout() -> None:
 class OneLineErrors(click.Group):
     """A group whose every usage error is one line on stderr, with exit status 2."""
 
-    def main(self, *args, **kwargs):  # type: ignore[override]
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as err:
+            if err.errno != errno.EPIPE:
+                raise
+            _quiet_stdout()  # the reader went away (`| head -1`): end as SIGPIPE would, quietly
+            raise click.exceptions.Exit(PIPE_CLOSED) from None
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
         try:
             status = super().main(*args, **kwargs)
@@ -51,6 +66,9 @@ class OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(1)
+        except SolverFault as err:
+            click.echo(f"Error: internal fault, please report it: {err}", err=True)
+            sys.exit(SOLVER_FAULT)
         except OSError as err:
             if err.errno not in OUTPUT_FULL:
                 raise
@@ -60,7 +78,7 @@ class OneLineErrors(click.Group):
         sys.exit(status if isinstance(status, int) else 0)
 
 
-@click.group(cls=OneLineErrors)
+@click.group(cls=OneLineErrors, epilog=GAMES_HELP)
 @click.version_option(__version__, prog_name="wedlock")
 def cli() -> None:
     """Exact solver for the patience games Monte Carlo and Matrimony.
@@ -70,9 +88,5 @@ def cli() -> None:
     """
 
 
-cli.add_command(deal_command)
-cli.add_command(solve_command)
-cli.add_command(verify_command)
-cli.add_command(batch_command)
-cli.add_command(stats_command)
-cli.add_command(analyze_command)
+for command in (deal_command, solve_command, verify_command, batch_command, stats_command, analyze_command, winnable_command):
+    cli.add_command(command)

@@ -7,18 +7,20 @@ import sys
 
 import click
 
+from wedlock.pipeline import Solution, solve
 from wedlock.search import LOST, UNKNOWN, WON
 
 from .common import (
-    NUMBERS_MAY_START_WITH_DASH,
+    SOLVE_SECONDS,
+    Command,
     choose_deal,
     deal_file_option,
     game_argument,
+    header,
     input_errors,
     interruptible,
     json_option,
     limit_options,
-    limits_from,
     number_argument,
     progress_option,
     rules_option,
@@ -27,15 +29,14 @@ from .common import (
 from .progress import SearchBar
 
 EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
-SOLVER_FAULT = 4
 
 
-@click.command("solve", context_settings=NUMBERS_MAY_START_WITH_DASH)
+@click.command("solve", cls=Command)
 @game_argument
 @number_argument
 @deal_file_option
 @rules_option
-@limit_options
+@limit_options(SOLVE_SECONDS)
 @click.option("--board", is_flag=True, help="Draw the layout after each move.")
 @json_option
 @progress_option
@@ -55,56 +56,46 @@ def solve_command(
 ) -> None:
     """Decide whether game N (or a deal file) can be won; print the moves of a win.
 
-    The verdict is `won` (with moves), `lost` (every reachable position was searched) or
-    `unknown` (a limit cut the search short). Exit status: 0 won, 1 lost, 3 unknown,
-    2 bad input, 130 stopped by Ctrl-C.
+    The verdict is won (with the moves, replayed by an independent referee), lost (every
+    reachable position was searched) or unknown (a limit cut the search short). Exit
+    status: 0 won, 1 lost, 3 unknown, 2 bad input, 130 stopped by Ctrl-C.
 
     Example: wedlock solve monte-carlo 12345 --board
     """
-    chosen = choose_deal(game_name, number, deal_file, rules_name)
-    game, rules = chosen.game, chosen.rules
-    limits = limits_from(node_limit, time_limit, max_states)
-    with SearchBar(shows_progress(progress), f"{game.name} {chosen.label}") as bar:
-        solution = game.solve(rules, chosen.cards, limits, bar)
-    if solution.verdict == WON:
-        replay = game.referee(rules, chosen.cards, solution.moves)
-        if not replay.won:
-            click.echo(f"Error: internal fault, the referee rejects the solver's line: {replay.problem}", err=True)
-            sys.exit(SOLVER_FAULT)
+    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
+    with SearchBar(shows_progress(progress), f"{chosen.game.name} {label}") as bar:
+        result = solve(
+            chosen.game, chosen, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar
+        )
     if as_json:
-        data = {
-            "game": game.name,
-            "rules": rules.name,
-            "game_number": chosen.game_number,
-            "verdict": solution.verdict,
-            "moves": [game.move_json(m) for m in solution.moves],
-            "states": solution.states,
-            "seconds": round(solution.seconds, 4),
-        }
-        if solution.verdict == UNKNOWN:
-            data["reason"] = solution.reason
-        if solution.found_by:
-            data["found_by"] = solution.found_by
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(result.to_json()))
     else:
-        click.echo(f"# {rules.title} ({rules.name} rules), {chosen.label}")
-        click.echo(f"# {summary(solution)}")
-        boards = game.boards(rules, chosen.cards, solution.moves) if board else []
+        for line in text_lines(result, label, board):
+            click.echo(line)
+    sys.exit(EXIT_STATUS[result.verdict])
+
+
+def longer(reason: str) -> str:
+    """How to let a search that was cut short go on for longer."""
+    for limit, option in (("time limit", "--time-limit"), ("node limit", "--node-limit"), ("state limit", "--max-states")):
+        if reason.startswith(limit):
+            lift = ", or --time-limit none" if option == "--time-limit" else ""
+            return f"to search longer, give a larger {option}{lift}"
+    return "to search longer, give larger limits"
+
+
+def text_lines(result: Solution, label: str, board: bool) -> list[str]:
+    """The answer as text: a header naming the game, a summary, then the numbered moves
+    (a board after each with `board`); `verify` reads it back as it is."""
+    chosen = result.deal
+    out = [header(chosen, label), f"# {result.summary()}"]
+    if result.verdict == UNKNOWN:
+        out.append(f"# {longer(result.reason)}")
+    if board:
+        out.append(chosen.board())
+        boards = chosen.game.boards(chosen.rules, chosen.cards, result.moves.raw())
+    for i, move in enumerate(result.moves):
+        out.append(f"{i + 1}. {move.text()}")
         if board:
-            click.echo(game.board(rules, chosen.cards))
-        for i, move in enumerate(solution.moves):
-            click.echo(f"{i + 1}. {game.move_text(rules, move)}")
-            if board:
-                click.echo(boards[i])
-    sys.exit(EXIT_STATUS[solution.verdict])
-
-
-def summary(solution) -> str:
-    """One line: the verdict and what the search cost."""
-    cost = f"{solution.states:,} states, {solution.seconds:.2f} s"
-    if solution.verdict == WON:
-        by = f"; found by the {solution.found_by}" if solution.found_by else ""
-        return f"won in {len(solution.moves)} moves ({cost}{by})"
-    if solution.verdict == LOST:
-        return f"lost: no line wins; every reachable position was searched ({cost})"
-    return f"unknown: {solution.reason} ({cost})"
+            out.append(boards[i])
+    return out

@@ -6,8 +6,9 @@ import json
 
 import click
 
-from wedlock.batch import merge_records, read_results
-from wedlock.stats import mean_text, summarize
+from wedlock.games import GAMES
+from wedlock.records import iter_results
+from wedlock.stats import Summary, mean_text, summarize
 
 from .common import BadInput, FilePath, input_errors, json_option
 
@@ -20,22 +21,22 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     """Summarize results files: per game and rule set, the win rate and its 95% interval.
 
     The interval is Wilson's, with unknown deals counted as lost for the lower bound and
-    as won for the upper bound. A game number seen twice counts once: a won or lost line
-    rather than an unknown one, else the later one (see batch --retry-unknown); a deal
-    both won and lost is an error. Lines written by `batch --analyze` add the mean odds of
-    a random and a greedy player (see analyze).
+    as won for the upper bound. A deal with several lines counts once: a won or lost line
+    rather than an unknown one, else the longer search; a deal both won and lost is an
+    error. The files are read a line at a time, in any number and order. Lines written by
+    `batch --analyze` add the mean odds of a random and a greedy player (see analyze).
 
     Example: wedlock stats mc.jsonl
     """
-    summaries = summarize(merge_records(record for path in files for record in read_results(path)))
+    summaries = summarize(record for path in files for record in iter_results(path))
     if not summaries:
         raise BadInput(f"no results in {', '.join(files)}")
     if as_json:
-        click.echo(json.dumps([s.as_dict() for s in summaries]))
+        click.echo(json.dumps([{**s.as_dict(), "title": title(s)} for s in summaries]))
         return
     luck = any(s.analysed for s in summaries)
-    head = "| game | rules | deals | won | lost | unknown | win rate | 95% interval | median s | worst s |"
-    rule = "|---|---|---|---|---|---|---|---|---|---|"
+    head = "| game | deals | won | lost | unknown | win rate | 95% interval | median s | worst s |"
+    rule = "|---|---|---|---|---|---|---|---|---|"
     if luck:
         head += " analysed | random player | greedy player |"
         rule += "---|---|---|"
@@ -43,9 +44,16 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     click.echo(rule)
     for s in summaries:
         line = (
-            f"| {s.game} | {s.rules} | {s.deals} | {s.won} | {s.lost} | {s.unknown} | {100 * s.win_rate:.2f}% "
-            f"| {100 * s.low:.2f}% - {100 * s.high:.2f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} |"
+            f"| {title(s)} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} | {100 * s.win_rate:.2f}% "
+            f"| {100 * s.low:.2f}% - {100 * s.high:.2f}% | {s.median_seconds:,.4f} | {s.worst_seconds:,.2f} |"
         )
         if luck:
-            line += f" {s.analysed} ({s.exact} exact) | {mean_text(s.random, s.random_margin)} | {mean_text(s.greedy, s.greedy_margin)} |"
+            line += f" {s.analysed:,} ({s.exact:,} exact) | {mean_text(s.random, s.random_margin)} | {mean_text(s.greedy, s.greedy_margin)} |"
         click.echo(line)
+
+
+def title(s: Summary) -> str:
+    """The game and rule set in a player's words, when the registry knows them."""
+    game = GAMES.get(s.game)
+    rules = game.rule_sets.get(s.rules) if game else None
+    return rules.title if rules else f"{s.game} ({s.rules})"

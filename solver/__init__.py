@@ -1,3 +1,38 @@
-"""wedlock: exact solvers for the patience games Monte Carlo and Matrimony."""
+"""wedlock: exact solvers for the patience games Monte Carlo and Matrimony.
 
-__version__ = "0.1.0"
+Deals are numbered as in PySolFC. The functions here are the whole of what a program
+needs; the command line (`wedlock`, or `python -m wedlock`) is built on them.
+
+>>> import wedlock
+>>> result = wedlock.solve("monte-carlo", 12345)
+>>> print(result.verdict)
+won
+>>> print(result.moves.text().splitlines()[0])
+1. A1 QC + B1 QH
+"""
+
+__version__ = "0.2.0"
+
+from .cards import Card  # noqa: E402
+from .errors import WedlockError  # noqa: E402
+from .game import Replay  # noqa: E402
+from .lines import Line, Move  # noqa: E402
+from .pipeline import Deal, Solution, SolverFault, deal, deal_from_file, solve, verify  # noqa: E402
+from .search import Verdict  # noqa: E402
+
+__all__ = [
+    "Card",
+    "Deal",
+    "Line",
+    "Move",
+    "Replay",
+    "Solution",
+    "SolverFault",
+    "Verdict",
+    "WedlockError",
+    "__version__",
+    "deal",
+    "deal_from_file",
+    "solve",
+    "verify",
+]

@@ -24,6 +24,7 @@ unexplored are the *frontier*, and then every figure is a bound (see `Figures`).
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -217,11 +218,12 @@ class StateGraph:
         return not any(self.frontier)
 
 
-def build(play: Play, max_states: int | None = None) -> StateGraph:
+def build(play: Play, max_states: int | None = None, deadline: float | None = None) -> StateGraph:
     """Explore the graph of phase-start states reachable from the deal, breadth first.
 
     At most `max_states` states are kept; a state whose next states do not all fit stays
-    unexplored, like every state never reached: those are the frontier.
+    unexplored, like every state never reached: those are the frontier. Past `deadline`
+    (a `time.perf_counter()` reading) no more states are explored.
     """
     start = play.start()
     graph = nx.DiGraph()
@@ -234,6 +236,8 @@ def build(play: Play, max_states: int | None = None) -> StateGraph:
     positions = deque([(0, start)])
     full = max_states is not None and len(keys) >= max_states
     while positions:
+        if deadline is not None and time.perf_counter() > deadline:
+            break  # what is left in `positions` stays unexplored
         node, pos = positions.popleft()
         if won[node]:
             explored[node] = True

@@ -32,7 +32,7 @@ import random
 import time
 from typing import Callable, Hashable, Iterable, NamedTuple
 
-from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace
+from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace, Verdict, limit_reached
 
 Score = Callable[[object], float]  # higher is more promising
 PLAYOUT_ENDS_KEPT = 1_000_000  # playout ends remembered (by state) before they are forgotten
@@ -72,7 +72,7 @@ def beam_search(
     nodes = 0
     expand = space.successors if deferred is None else deferred.successors
 
-    def outcome(verdict: str, steps: list | None = None, reason: str = "", limit: str | None = None) -> Outcome:
+    def outcome(verdict: Verdict, steps: list | None = None, reason: str = "", limit: str | None = None) -> Outcome:
         return Outcome(verdict, steps or [], nodes, nodes, time.perf_counter() - started, reason, limit)
 
     def won(state: object) -> bool:
@@ -126,13 +126,13 @@ def beam_search(
                         rank = (end, rank[1])
                     ranked[k] = (rank, child, (*steps, step))
                     if state_cap is not None and len(ranked) + len(ends) > state_cap:
-                        return outcome(UNKNOWN, reason=f"state limit {state_cap} reached", limit="max_states")
+                        return outcome(UNKNOWN, reason=limit_reached("max_states", limits), limit="max_states")
                 if node_cap is not None and nodes >= node_cap:
-                    return outcome(UNKNOWN, reason=f"node limit {node_cap} reached", limit="node_limit")
+                    return outcome(UNKNOWN, reason=limit_reached("node_limit", limits), limit="node_limit")
                 if deadline is not None and nodes >= next_check:
                     next_check = nodes + 16
                     if time.perf_counter() > deadline:
-                        return outcome(UNKNOWN, reason=f"time limit {seconds}s reached", limit="time_limit")
+                        return outcome(UNKNOWN, reason=limit_reached("time_limit", limits), limit="time_limit")
         best = sorted(ranked.values(), key=lambda entry: entry[0], reverse=True)
         if deferred is None:
             layer = [(child, steps) for _, child, steps in best[:width]]
@@ -144,5 +144,5 @@ def beam_search(
                 if len(layer) == width:
                     break
             if deadline is not None and time.perf_counter() > deadline:
-                return outcome(UNKNOWN, reason=f"time limit {seconds}s reached", limit="time_limit")
+                return outcome(UNKNOWN, reason=limit_reached("time_limit", limits), limit="time_limit")
     return outcome(UNKNOWN, reason=f"a beam {width} wide found no win")

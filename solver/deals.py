@@ -30,13 +30,18 @@ def parse_deal_text(text: str, decks: int) -> list[Card]:
                 cards.append(Card.parse(token))
             except CardError:
                 raise DealError(f"line {line_no}: unknown card {token!r}") from None
+    return checked_cards(cards, decks, "the file has")
+
+
+def checked_cards(cards: list[Card], decks: int, has: str = "got") -> list[Card]:
+    """The cards, when they are exactly `decks` packs; else a DealError saying what is wrong."""
     counts = Counter(cards)
     extra = sorted(c for c, n in counts.items() if n > decks)
     if extra:
         times = "once" if decks == 1 else f"{decks} times"
         raise DealError(f"{extra[0]} appears {counts[extra[0]]} times; the deck holds it {times}")
     if len(cards) != 52 * decks:
-        raise DealError(f"a deal needs {52 * decks} cards, the file has {len(cards)}")
+        raise DealError(f"a deal needs {52 * decks} cards, {has} {len(cards)}")
     return cards
 
 

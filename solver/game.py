@@ -6,15 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
 from .cards import Card
-from .errors import RulesError
-from .search import Limits
+from .search import Limits, Verdict
 
 
 @dataclass(frozen=True)
-class Solution:
-    """A solver's answer for one deal: the verdict, a win's primitive moves, and the cost."""
+class Answer:
+    """A game solver's answer for one deal: the verdict, a win's primitive moves, and the cost
+    (not yet replayed: `pipeline.solve` does that)."""
 
-    verdict: str
+    verdict: Verdict
     moves: list = field(default_factory=list)
     states: int = 0
     seconds: float = 0.0
@@ -57,7 +57,7 @@ class Game(Protocol):
 
     def check_deal(self, rules: Any, cards: Sequence[Card]) -> list[Card]: ...
 
-    def solve(self, rules: Any, cards: Sequence[Card], limits: Limits, progress: Progress | None = None) -> Solution: ...
+    def solve(self, rules: Any, cards: Sequence[Card], limits: Limits, progress: Progress | None = None) -> Answer: ...
 
     def referee(self, rules: Any, cards: Sequence[Card], moves: Sequence[Hashable]) -> Replay: ...
 
@@ -76,12 +76,3 @@ class Game(Protocol):
     def player(self, rules: Any, cards: Sequence[Card]) -> Any:
         """The deal's primitive play as `wedlock.analysis.Play`, for the state-graph analysis."""
         ...
-
-
-def rules_of(game: Game, name: str | None) -> Any:
-    """The rule set `name` of `game` (its default when None)."""
-    key = game.default_rules if name is None else name
-    try:
-        return game.rule_sets[key]
-    except KeyError:
-        raise RulesError(f"unknown {game.title} rules {key!r}; choose one of {', '.join(game.rule_sets)}") from None

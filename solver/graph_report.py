@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import networkx as nx
+from networkx.readwrite.graphml import GraphMLWriter
 
 from .analysis import Figures, StateGraph
-from .errors import WedlockError
+from .errors import MissingExtra, WedlockError
 
 PNG_MOST_STATES = 3000
 
@@ -86,8 +87,23 @@ def export_graph(game: Any, rules: Any, sg: StateGraph, fig: Figures) -> nx.DiGr
     return out
 
 
+class _GraphMLWriter(GraphMLWriter):
+    """networkx's GraphML writer, with booleans written `true` and `false` as GraphML
+    (XML Schema's boolean) has them, not Python's `True` and `False`."""
+
+    def add_data(self, name: str, element_type: type, value: Any, scope: str = "all", default: Any = None) -> Any:
+        element = super().add_data(name, element_type, value, scope, default)
+        if element_type is bool:  # `value` comes as the text of the bool
+            element.text = "true" if value in (True, "True") else "false"
+        return element
+
+
 def write_graphml(graph: nx.DiGraph, path: str | Path) -> None:
-    nx.write_graphml(graph, str(path))
+    """The graph as GraphML (for Gephi and yEd)."""
+    writer = _GraphMLWriter(encoding="utf-8", prettyprint=True)
+    writer.add_graph_element(graph)
+    with open(path, "wb") as f:
+        writer.dump(f)
 
 
 def _quote(text: str) -> str:
@@ -119,6 +135,18 @@ def write_dot(graph: nx.DiGraph, path: str | Path) -> None:
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files; a MissingExtra when it is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MissingExtra("--png needs matplotlib: pip install 'wedlock[png]'") from None
+    return plt
+
+
 def draw_png(graph: nx.DiGraph, path: str | Path) -> None:
     """A picture of a small graph, one column per phase from the deal (needs matplotlib)."""
     if graph.number_of_nodes() > PNG_MOST_STATES:
@@ -126,13 +154,7 @@ def draw_png(graph: nx.DiGraph, path: str | Path) -> None:
             f"the graph has {graph.number_of_nodes():,} states; --png draws at most {PNG_MOST_STATES:,}"
             " (use --dot or --graphml, or a smaller --max-states)"
         )
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise WedlockError("--png needs matplotlib: pip install 'wedlock[png]'") from None
+    plt = pyplot()
     positions = nx.multipartite_layout(graph, subset_key="layer")
     figure, axes = plt.subplots(figsize=(12, 8))
     nx.draw_networkx_edges(graph, positions, ax=axes, alpha=0.2, arrows=False)

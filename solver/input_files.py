@@ -11,15 +11,23 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
+
+
+def open_file(path: str | Path) -> BinaryIO:
+    """The file at `path`, open for reading bytes; an OSError, with its `strerror` fit to
+    show a user, when it cannot be read or is a device."""
+    f = open(path, "rb")
+    mode = os.fstat(f.fileno()).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        f.close()
+        raise OSError(errno.EINVAL, "a device, not a file", str(path))
+    return f
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of the file at `path`; an OSError, with its `strerror` fit to show a user,
-    when it cannot be read or is a device."""
-    with open(path, "rb") as f:
-        mode = os.fstat(f.fileno()).st_mode
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-            raise OSError(errno.EINVAL, "a device, not a file", str(path))
+    """The bytes of the file at `path` (see `open_file`)."""
+    with open_file(path) as f:
         return f.read()
 
 

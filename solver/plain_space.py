@@ -31,11 +31,13 @@ class PlainSpace(Generic[P, M]):
     """Every legal move is one edge, from the table's start or from `start` if given.
 
     Where moves can undo each other (shifts under PySolFC's Matrimony rules) the space has
-    cycles, so an exact verdict from it needs one search pass (`Limits(first_pass=None)`).
+    cycles; it is called acyclic only when the caller says so, and the search then may
+    restart (search.py).
     """
 
-    def __init__(self, table: MoveTable[P, M], start: P | None = None) -> None:
+    def __init__(self, table: MoveTable[P, M], start: P | None = None, acyclic: bool = False) -> None:
         self.table = table
+        self.acyclic = acyclic
         self._start = start if start is not None else table.start()
         self.is_won = table.is_won
         self.key = table.key

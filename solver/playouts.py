@@ -10,6 +10,7 @@ binomial sample of the player's exact odds.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from .analysis import Play
@@ -29,21 +30,31 @@ def play_out(play: Play, rng: random.Random, greedy: bool) -> bool:
     return True
 
 
-def wins(play: Play, games: int, seed: Any, greedy: bool) -> int:
-    """How many of `games` playouts the player wins; the same seed gives the same answer."""
+def wins(play: Play, games: int, seed: Any, greedy: bool, deadline: float | None = None) -> tuple[int, int]:
+    """How many of `games` playouts the player wins, and how many it played (fewer when
+    `deadline`, a `time.perf_counter()` reading, comes first); the same seed gives the
+    same answer."""
     rng = random.Random(f"{seed}/{'greedy' if greedy else 'random'}")
-    return sum(play_out(play, rng, greedy) for _ in range(games))
+    won = played = 0
+    while played < games and (deadline is None or time.perf_counter() < deadline):
+        won += play_out(play, rng, greedy)
+        played += 1
+    return won, played
 
 
-def estimate(play: Play, bounds: tuple[Any, Any], games: int, seed: Any, greedy: bool) -> dict[str, float]:
-    """A player's odds from `games` playouts: the share won and its Wilson 95% interval,
-    kept within `bounds` (what a cut state graph proves)."""
+def estimate(
+    play: Play, bounds: tuple[Any, Any], games: int, seed: Any, greedy: bool, deadline: float | None = None
+) -> dict[str, Any]:
+    """A player's odds from up to `games` playouts: `games` played, the share won and its
+    Wilson 95% interval, kept within `bounds` (what a cut state graph proves)."""
     low, high = (float(b) for b in bounds)
     if low == high:  # the graph already proves the odds
-        return {"value": low, "low": low, "high": high}
-    won = wins(play, games, seed, greedy)
-    a, b = wilson(won, games)
+        return {"games": 0, "value": low, "low": low, "high": high}
+    won, played = wins(play, games, seed, greedy, deadline)
+    if played == 0:
+        return {"games": 0, "value": None, "low": low, "high": high}
+    a, b = wilson(won, played)
     if a > high or b < low:  # the 1-in-20 miss of a 95% interval: keep what is proven
         a, b = low, high
     a, b = max(a, low), min(b, high)
-    return {"value": min(max(won / games, a), b), "low": a, "high": b}
+    return {"games": played, "value": min(max(won / played, a), b), "low": a, "high": b}

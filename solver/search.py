@@ -10,9 +10,11 @@ Restarts only help to find wins sooner in deals where the first choices were unl
 
 Restarts need a space without cycles: in a cyclic space a state can be closed in one pass
 only because its way to a win ran through a state then on the path, and a later pass
-would wrongly skip it. For such a space pass `Limits(first_pass=None)` (one pass: the
-plain depth-first search, exact on any graph). Monte Carlo's spaces and Matrimony under
-Arnold's rules only ever move forward; Matrimony under PySolFC's rules searches in one pass.
+would wrongly skip it. So a space says whether it is `acyclic`, and only an acyclic one
+is searched with restarts; any other gets one pass, the plain depth-first search, which is
+exact on any graph. Monte Carlo's spaces and Matrimony under Arnold's rules only ever move
+forward; Matrimony under PySolFC's rules, whose shifts can be undone, is searched in one
+pass. `Limits(first_pass=None)` asks for one pass on any space.
 """
 
 from __future__ import annotations
@@ -20,16 +22,30 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Hashable, Iterable, Iterator, Protocol, TypeVar
 
 S = TypeVar("S")
 Step = Hashable  # one search edge, in the space's own terms
 
-WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+
+class Verdict(StrEnum):
+    """What a search says of a deal; each value is the word the output uses."""
+
+    WON = "won"  # a winning line was found (and, in the pipeline, replayed by the referee)
+    LOST = "lost"  # every canonical state reachable was searched, and none wins
+    UNKNOWN = "unknown"  # a limit stopped the search first
+
+
+WON, LOST, UNKNOWN = Verdict.WON, Verdict.LOST, Verdict.UNKNOWN
 
 
 class SearchSpace(Protocol[S]):
-    """What the search needs of a game: a start, successors, a goal test and a canonical key."""
+    """What the search needs of a game: a start, successors, a goal test, a canonical key,
+    and whether no line of moves ever comes back to a state (then restarts are sound)."""
+
+    acyclic: bool
 
     def start(self) -> S: ...
 
@@ -47,20 +63,36 @@ class Limits:
     node_limit: int | None = None  # states generated, over all passes
     time_limit: float | None = None  # seconds
     max_states: int | None = 20_000_000  # distinct canonical states kept in memory
-    first_pass: int | None = 64  # states the first pass may generate; None: one pass (needed for cyclic spaces)
+    first_pass: int | None = 64  # states the first pass may generate; None: one pass (cyclic spaces always get one)
 
 
 @dataclass
 class Outcome:
     """A verdict, the steps of a win, and what the search cost."""
 
-    verdict: str
+    verdict: Verdict
     steps: list = field(default_factory=list)  # the winning line, one entry per search edge
     states: int = 0  # distinct canonical states generated
     nodes: int = 0  # states generated, over all passes
     seconds: float = 0.0
     reason: str = ""  # why a search ended `unknown`, in words
     limit: str | None = None  # the field of Limits that ended it: "node_limit", "time_limit" or "max_states"
+
+
+def limit_reached(limit: str, limits: Limits) -> str:
+    """How an `unknown` answer names the limit (a field of `limits`) that ended it."""
+    if limit == "time_limit":
+        return f"time limit {seconds_text(limits.time_limit or 0)} reached"
+    if limit == "node_limit":
+        return f"node limit {limits.node_limit:,} reached"
+    return f"state limit {limits.max_states:,} reached"
+
+
+def seconds_text(seconds: float) -> str:
+    """`120s`, `0.5s`, `86,400s`: a limit as a person wrote it."""
+    if seconds == int(seconds):
+        return f"{int(seconds):,}s"
+    return f"{seconds:,.3g}s"
 
 
 class _Cut(Exception):
@@ -77,7 +109,7 @@ def solve(space: SearchSpace, limits: Limits = Limits()) -> Outcome:
     root = space.start()
     if space.is_won(root):
         return search.outcome(WON)
-    budget, shuffle = limits.first_pass, None
+    budget, shuffle = (limits.first_pass if space.acyclic else None), None
     while True:
         try:
             steps = search.dfs(root, budget, shuffle)
@@ -101,7 +133,7 @@ class _Search:
         self.nodes = 0
         self.open = 0  # states seen in the current pass but not proven lost
 
-    def outcome(self, verdict: str, steps: list | None = None, reason: str = "", limit: str | None = None) -> Outcome:
+    def outcome(self, verdict: Verdict, steps: list | None = None, reason: str = "", limit: str | None = None) -> Outcome:
         return Outcome(
             verdict, steps or [], len(self.closed) + self.open, self.nodes, time.perf_counter() - self.started, reason, limit
         )
@@ -138,11 +170,11 @@ class _Search:
                         steps.append(step)
                         return steps
                     if node_cap is not None and nodes > node_cap:
-                        raise _Stop("node_limit", f"node limit {node_cap} reached")
+                        raise _Stop("node_limit", limit_reached("node_limit", limits))
                     if state_cap is not None and len(seen) + len(closed) >= state_cap:
-                        raise _Stop("max_states", f"state limit {state_cap} reached")
+                        raise _Stop("max_states", limit_reached("max_states", limits))
                     if nodes & 63 == 0 and deadline is not None and time.perf_counter() > deadline:
-                        raise _Stop("time_limit", f"time limit {limits.time_limit}s reached")
+                        raise _Stop("time_limit", limit_reached("time_limit", limits))
                     if pass_cap is not None and nodes > pass_cap:
                         raise _Cut
                     seen.add(k)

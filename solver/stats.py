@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import asdict, dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, Iterable
+
+from .games import GAMES
+from .records import conflict, deal_of, preference
+from .spill import SpillSort
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -53,49 +58,85 @@ class Summary:
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
-    """One Summary per (game, rules), in first-seen order."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    """One Summary per game and rule set, in the registry's order, over one record per
+    deal (the one that counts: `records.preference`). The records stream through: deals
+    wait in temporary files rather than in memory, so any number of lines fits, and the
+    answer does not depend on their order. Two decided records of one deal that disagree
+    are a ResultsFileError."""
+    deals = SpillSort(key=itemgetter(0))
     for r in records:
-        groups.setdefault((r["game"], r["rules"]), []).append(r)
-    out = []
-    for (game, rules), rs in groups.items():
-        n = len(rs)
-        won = sum(r["verdict"] == "won" for r in rs)
-        lost = sum(r["verdict"] == "lost" for r in rs)
+        analysed = r.get("analysis")
+        luck = None
+        if isinstance(analysed, dict):
+            luck = (analysed["random"]["value"], analysed["greedy"]["value"], analysed["playouts"])
+        deals.add((deal_of(r), preference(r), r["verdict"], float(r["seconds"]), luck))
+    tallies: dict[tuple[str, str], _Tally] = {}
+    times = SpillSort()
+    for deal, lines in groupby(deals.sorted(), key=itemgetter(0)):
+        ranked = sorted(lines, key=itemgetter(1), reverse=True)
+        decided = {line[2] for line in ranked} - {"unknown"}
+        if len(decided) > 1:
+            raise conflict(deal)
+        _, _, verdict, seconds, luck = ranked[0]
+        luck = next((line[4] for line in ranked if line[4] is not None), None)
+        group = deal[:2]
+        tally = tallies.setdefault(group, _Tally())
+        tally.add(verdict, seconds, luck)
+        times.add((group, seconds))
+    medians = {}
+    for group, seconds in groupby(times.sorted(), key=itemgetter(0)):
+        n = tallies[group].deals
+        middle = [s for i, (_, s) in enumerate(seconds) if i in ((n - 1) // 2, n // 2)]
+        medians[group] = sum(middle) / len(middle)
+    return [tallies[g].summary(g, medians[g]) for g in sorted(tallies, key=registry_order)]
+
+
+def registry_order(group: tuple[str, str]) -> tuple:
+    """Games and rule sets in the order the registry lists them; others after, by name."""
+    game = GAMES.get(group[0])
+    if game is None:
+        return (len(GAMES), 0, group)
+    rules = list(game.rule_sets)
+    return (list(GAMES).index(group[0]), rules.index(group[1]) if group[1] in rules else len(rules), group)
+
+
+class _Tally:
+    """The counts of one game and rule set, a deal at a time."""
+
+    def __init__(self) -> None:
+        self.deals = self.won = self.lost = 0
+        self.worst = 0.0
+        self.analysed = self.exact = 0
+        self.sums = {"random": 0.0, "greedy": 0.0}
+        self.variances = {"random": 0.0, "greedy": 0.0}
+
+    def add(self, verdict: str, seconds: float, luck: tuple[float, float, int] | None) -> None:
+        self.deals += 1
+        self.won += verdict == "won"
+        self.lost += verdict == "lost"
+        self.worst = max(self.worst, seconds)
+        if luck is None:
+            return
+        self.analysed += 1
+        games = luck[2]
+        self.exact += games == 0
+        for who, value in zip(("random", "greedy"), luck[:2]):
+            self.sums[who] += value
+            if games:
+                self.variances[who] += _playout_variance(value, games)
+
+    def summary(self, group: tuple[str, str], median: float) -> Summary:
+        n, won, lost = self.deals, self.won, self.lost
         unknown = n - won - lost
-        seconds = [float(r["seconds"]) for r in rs]
-        out.append(
-            Summary(
-                game,
-                rules,
-                n,
-                won,
-                lost,
-                unknown,
-                won / n,
-                wilson(won, n)[0],
-                wilson(won + unknown, n)[1],
-                statistics.median(seconds),
-                max(seconds),
-                **players(rs),
-            )
+        players: dict[str, Any] = {}
+        if self.analysed:
+            players = {"analysed": self.analysed, "exact": self.exact}
+            for who in ("random", "greedy"):
+                players[who] = self.sums[who] / self.analysed
+                players[f"{who}_margin"] = Z95 * math.sqrt(self.variances[who]) / self.analysed
+        return Summary(
+            group[0], group[1], n, won, lost, unknown, won / n, wilson(won, n)[0], wilson(won + unknown, n)[1], median, self.worst, **players
         )
-    return out
-
-
-def players(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The players' mean odds over the analysed records, with their 95% margins."""
-    analysed = [r["analysis"] for r in records if isinstance(r.get("analysis"), dict)]
-    if not analysed:
-        return {}
-    n = len(analysed)
-    out: dict[str, Any] = {"analysed": n, "exact": sum(a["playouts"] == 0 for a in analysed)}
-    for who in ("random", "greedy"):
-        values = [a[who]["value"] for a in analysed]
-        variance = sum(_playout_variance(v, a["playouts"]) for v, a in zip(values, analysed) if a["playouts"])
-        out[who] = statistics.fmean(values)
-        out[f"{who}_margin"] = Z95 * math.sqrt(variance) / n
-    return out
 
 
 def _playout_variance(share: float, games: int) -> float:

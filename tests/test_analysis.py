@@ -300,8 +300,13 @@ class AlwaysWon:
 def test_playout_estimates_keep_within_what_the_graph_proves() -> None:
     from wedlock.playouts import estimate
 
-    assert estimate(AlwaysWon(), (Fraction(1, 4), Fraction(1, 4)), 50, "s", False) == {"value": 0.25, "low": 0.25, "high": 0.25}
+    proven = {"games": 0, "value": 0.25, "low": 0.25, "high": 0.25}
+    assert estimate(AlwaysWon(), (Fraction(1, 4), Fraction(1, 4)), 50, "s", False) == proven
     # All 50 playouts win, but the graph proves at most 1/2: the interval missed; keep the proof.
-    assert estimate(AlwaysWon(), (Fraction(0), Fraction(1, 2)), 50, "s", False) == {"value": 0.5, "low": 0.0, "high": 0.5}
+    missed = {"games": 50, "value": 0.5, "low": 0.0, "high": 0.5}
+    assert estimate(AlwaysWon(), (Fraction(0), Fraction(1, 2)), 50, "s", False) == missed
     inside = estimate(AlwaysWon(), (Fraction(0), Fraction(1)), 50, "s", True)
     assert inside["value"] == 1.0 and 0.9 < inside["low"] < 1.0 == inside["high"]
+    # Past the deadline no game is played: only the bounds are left.
+    late = estimate(AlwaysWon(), (Fraction(0), Fraction(1)), 50, "s", True, deadline=0.0)
+    assert late == {"games": 0, "value": None, "low": 0.0, "high": 1.0}

@@ -10,7 +10,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from wedlock import graph_report
+from wedlock import graph_report, luck
 from tests.test_cli import assert_bad_input, run
 
 # Monte Carlo game 2 under strict rules has a 17-state graph with a win; Matrimony game 2
@@ -59,12 +59,12 @@ def test_json_figures_are_consistent(tmp_path: Path) -> None:
 
 
 def test_matrimony_shortest_win_replays(tmp_path: Path) -> None:
-    data = analyze_json("matrimony", "2")
+    data = analyze_json("matrimony", "2", "--rules", "arnold")
     assert data["complete"] and data["random_player"]["exact"] == data["greedy_player"]["exact"]
     assert "playouts" not in data["random_player"]  # a whole graph needs no estimate
     moves = tmp_path / "moves.txt"
     moves.write_text("\n".join(data["shortest_win"]) + "\n")
-    assert run("verify", "matrimony", "2", "--moves", moves).exit_code == 0
+    assert run("verify", "matrimony", "2", "--rules", "arnold", "--moves", moves).exit_code == 0
 
 
 def test_a_cut_graph_says_its_figures_are_bounds() -> None:
@@ -101,11 +101,29 @@ def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_png_refuses_a_big_graph_politely(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(graph_report, "PNG_MOST_STATES", 10)
-    result = run("analyze", *SMALL, "--png", tmp_path / "g.png")
-    assert_bad_input(result, "17 states", "--png draws at most 10")
+def test_png_refuses_more_states_than_it_draws_before_the_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_work(*args, **kwargs):
+        raise AssertionError("the graph was built before --png was refused")
+
+    monkeypatch.setattr(luck.analysis, "build", no_work)
+    result = run("analyze", "monte-carlo", "1", "--png", tmp_path / "g.png", "--max-states", "3001")
+    assert_bad_input(result, "--png draws at most 3,000 states", "--max-states 3,000 or less")
     assert not (tmp_path / "g.png").exists()
+
+
+def test_png_cuts_the_graph_where_it_can_draw_it(tmp_path: Path) -> None:
+    result = run("analyze", "monte-carlo", "1", "--png", tmp_path / "g.png", "--playouts", "10")
+    assert result.exit_code == 0, result.stderr
+    assert "cut at 3,000 states" in result.stdout.splitlines()[0]
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_graphml_booleans_are_graphml_booleans(tmp_path: Path) -> None:
+    run("analyze", *SMALL, "--graphml", tmp_path / "g.graphml")
+    values = re.findall(r'<data key="(d\d+)">([^<]*)</data>', (tmp_path / "g.graphml").read_text())
+    kinds = dict(re.findall(r'<key id="(d\d+)" for="node" attr.name="\w+" attr.type="(\w+)"', (tmp_path / "g.graphml").read_text()))
+    booleans = {text for key, text in values if kinds.get(key) == "boolean"}
+    assert booleans == {"true", "false"}
 
 
 def test_png_is_written_where_asked_whatever_the_name_ends_in(tmp_path: Path) -> None:
@@ -118,8 +136,12 @@ def test_png_is_written_where_asked_whatever_the_name_ends_in(tmp_path: Path) ->
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("option", ["--dot", "--graphml", "--png"])
-def test_an_export_the_disk_refuses_names_its_file(option: str) -> None:
-    assert_bad_input(run("analyze", *SMALL, option, "/dev/full"), "cannot write /dev/full", "No space left")
+def test_an_export_the_disk_refuses_names_its_file_after_the_text(option: str) -> None:
+    result = run("analyze", *SMALL, option, "/dev/full")
+    assert result.exit_code == 2
+    assert result.stdout.startswith("# Monte Carlo, strict, game 2: the whole state graph\n")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: cannot write /dev/full") and "No space left" in line
 
 
 @pytest.mark.parametrize("option", ["--dot", "--graphml", "--png"])
@@ -132,8 +154,8 @@ def test_bad_game_numbers_are_one_line(number: str) -> None:
     assert_bad_input(run("analyze", "monte-carlo", number), number.lstrip("-") or number)
 
 
-def test_unwritable_export_is_one_line(tmp_path: Path) -> None:
-    assert_bad_input(run("analyze", *SMALL, "--dot", tmp_path / "missing" / "g.dot"), "cannot write")
+def test_an_export_into_no_folder_is_refused_before_the_work(tmp_path: Path) -> None:
+    assert_bad_input(run("analyze", *SMALL, "--dot", tmp_path / "missing" / "g.dot"), "cannot write", "missing")
 
 
 # --- batch --analyze and stats ------------------------------------------------------------

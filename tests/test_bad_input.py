@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wedlock.batch import check_record, parse_range, read_results
+from wedlock.ranges import parse_range
+from wedlock.records import check_record, read_results
 from wedlock.cards import Card, parse_cards
 from wedlock.deals import parse_deal_text
 from wedlock.errors import WedlockError

@@ -17,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wedlock.cli.main import cli
-from wedlock.batch import RECORD_KEYS, RangeError, ResultsFileError, merge_records, parse_range, read_results
+from wedlock.ranges import RangeError, parse_range
+from wedlock.records import RECORD_KEYS, ResultsFileError, mend, merge_records, read_results
 from wedlock.stats import wilson
 
 
@@ -212,7 +213,7 @@ def test_stats_counts_and_interval(tmp_path: Path) -> None:
     assert row["high"] == pytest.approx(wilson(3, 4)[1])
     assert (row["median_seconds"], row["worst_seconds"]) == (1.0, 3.0)
     text = run("stats", str(out))
-    assert "| monte-carlo | pysol | 4 | 2 | 1 | 1 | 50.00% |" in text.stdout
+    assert "| Monte Carlo (PySolFC) | 4 | 2 | 1 | 1 | 50.00% |" in text.stdout
 
 
 def record(number: int, verdict: str, line: int = 0) -> dict:
@@ -227,8 +228,8 @@ deals_and_lines = st.lists(st.sampled_from(["won", "lost"]), min_size=1, max_siz
 )
 
 
-@given(deals_and_lines)
-def test_merged_records_keep_the_decided_line_else_the_last(case) -> None:
+@given(deals_and_lines, st.randoms(use_true_random=False))
+def test_merged_records_keep_the_decided_line_else_the_longest_search_in_any_order(case, rng) -> None:
     truth, lines = case
     records = [record(n, truth[n] if decided else "unknown", i) for i, (n, decided) in enumerate(lines)]
     merged = merge_records(records)
@@ -239,7 +240,11 @@ def test_merged_records_keep_the_decided_line_else_the_last(case) -> None:
         mine = [i for i, (m, _) in enumerate(lines) if m == n]
         decided = [i for i in mine if lines[i][1]]
         assert r["verdict"] == (truth[n] if decided else "unknown")
-        assert r["states"] == (decided[0] if decided else mine[-1])
+        assert r["states"] == (decided[-1] if decided else mine[-1])  # `states` grows with the line
+    shuffled = records[:]
+    rng.shuffle(shuffled)
+    key = lambda r: r["game_number"]  # noqa: E731
+    assert sorted(merge_records(shuffled), key=key) == sorted(merged, key=key)
 
 
 def test_a_deal_both_won_and_lost_is_a_bad_results_file(tmp_path: Path) -> None:
@@ -378,10 +383,17 @@ def test_only_a_torn_start_of_a_line_is_cut(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     out.write_text("notes without a newline")
     with pytest.raises(ResultsFileError, match="line 1"):
-        read_results(out, repair=True)
+        read_results(out)
     assert out.read_text() == "notes without a newline"
     out.write_text('{"ga')  # killed a few bytes into the first line
-    assert read_results(out, repair=True) == [] and out.read_text() == ""
+    assert read_results(out) == []
+    mend(out)
+    assert out.read_text() == ""
+    whole = json.dumps(record(1, "won"))
+    out.write_text(whole + "\n" + whole)  # a whole last line without its newline counts
+    assert len(read_results(out)) == 2
+    mend(out)
+    assert out.read_text() == whole + "\n" + whole + "\n"
 
 
 def test_stats_on_files_without_a_result_says_so(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ class Ladder:
     `depth` with exactly `goal` rungs. Scoring by rungs leads a narrow beam astray when
     the goal is low."""
 
+    acyclic = True  # every step goes one deeper
+
     def __init__(self, depth: int, goal: int) -> None:
         self.depth, self.goal = depth, goal
 

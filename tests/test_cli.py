@@ -50,8 +50,8 @@ GAME_1_TEXT = """\
 WON_PYSOL = "1"  # won under pysol rules; its line starts "pair, consolidate"
 LOST_PYSOL = "10"  # lost under pysol rules, and the proof takes hundreds of states
 
-DEAL_KEYS = {"game", "rules", "game_number", "cards"}
-SOLVE_KEYS = {"game", "rules", "game_number", "verdict", "moves", "states", "seconds"}
+DEAL_KEYS = {"game", "rules", "title", "game_number", "cards"}
+SOLVE_KEYS = {"game", "rules", "title", "game_number", "verdict", "moves", "states", "seconds", "version"}
 ALL_CARDS = {r + s for r in "A23456789TJQK" for s in "CSHD"}
 CARD = r"[A2-9TJQK][CSHD]"
 CELL = r"[A-E][1-5]"
@@ -81,6 +81,11 @@ def assert_bad_input(result: Result, *fragments: str) -> str:
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     return lines[0]
+
+
+def legal_win(stdout: str, moves: int) -> bool:
+    """Whether `verify` said the moves are a legal win of `moves` moves (of some game)."""
+    return re.fullmatch(rf"legal win of [^\n]+: {moves:,} moves?\n", stdout) is not None
 
 
 def deal_json(*args: object) -> dict:
@@ -154,7 +159,7 @@ def test_group_help_lists_every_command() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: wedlock [OPTIONS] COMMAND [ARGS]...\n")
     commands = re.findall(r"^  (\w+)\s{2,}", result.stdout.split("Commands:\n", 1)[1], re.M)
-    assert sorted(commands) == ["analyze", "batch", "deal", "solve", "stats", "verify"]
+    assert sorted(commands) == ["analyze", "batch", "deal", "solve", "stats", "verify", "winnable"]
 
 
 @pytest.mark.parametrize(
@@ -189,7 +194,7 @@ def test_deal_text_of_game_1_is_pysolfc_layout_and_stock() -> None:
 def test_deal_json_is_pysolfc_dealing_order(number: str, cards: list[str]) -> None:
     data = deal_json(number)
     assert set(data) == DEAL_KEYS
-    assert data == {"game": "monte-carlo", "rules": "pysol", "game_number": number, "cards": cards}
+    assert data == {"game": "monte-carlo", "rules": "pysol", "title": "Monte Carlo (PySolFC)", "game_number": number, "cards": cards}
 
 
 @pytest.mark.parametrize("number", ["1", "32000", "31999", "ms40000"])
@@ -334,12 +339,24 @@ def test_an_empty_file_name_or_address_is_bad_input(args: tuple[str, ...]) -> No
     assert_bad_input(run(*args), args[-2] if args[-2].startswith("--") else "FILES")
 
 
-def test_a_moves_file_for_other_rules_says_which(tmp_path: Path) -> None:
-    solved = run("solve", "monte-carlo", "2", "--rules", "strict", "--json")
-    data = json.loads(solved.stdout)
-    assert verify(tmp_path, 2, solved.stdout, "--rules", "strict").exit_code == 0  # won
-    assert_bad_input(verify(tmp_path, 2, solved.stdout), "strict rules", "pass --rules strict")
+def test_verify_takes_the_rules_a_moves_file_names_unless_rules_say_otherwise(tmp_path: Path) -> None:
+    for output in ("--json", "--board", "--no-progress"):  # JSON, and text with its header
+        solved = run("solve", "monte-carlo", "2", "--rules", "strict", output)
+        result = verify(tmp_path, 2, solved.stdout)
+        assert result.exit_code == 0, (output, result.stdout)
+        assert result.stdout.startswith("legal win of Monte Carlo, strict, game 2: ")
+    # The same moves under PySolFC's rules, asked for: the rules the command line gives count.
+    under_pysol = verify(tmp_path, 2, solved.stdout, "--rules", "pysol")
+    assert under_pysol.stdout.startswith("legal win of Monte Carlo (PySolFC), game 2: ")
+    data = json.loads(run("solve", "monte-carlo", "2", "--rules", "strict", "--json").stdout)
+    assert_bad_input(verify(tmp_path, 2, json.dumps({**data, "rules": "bogus"})), "'bogus'", "does not have")
     assert_bad_input(verify(tmp_path, 2, json.dumps({**data, "rules": "bogus"}), "--rules", "strict"), "'bogus'", "does not have")
+
+
+def test_verify_reads_the_rules_from_an_older_header(tmp_path: Path) -> None:
+    text = run("solve", "monte-carlo", "1", "--rules", "5x4").stdout.splitlines()
+    text[0] = "# Monte Carlo on a 5x4 grid (5x4 rules), game 1"
+    assert verify(tmp_path, 1, "\n".join(text)).stdout.startswith("legal win of Monte Carlo on a 5x4 grid, game 1")
 
 
 def test_wedlock_alone_shows_the_commands() -> None:
@@ -377,11 +394,11 @@ def test_deal_file_reads_as_the_same_deal(tmp_path: Path) -> None:
     assert "10s" in text and "jd" in text and "#" in text
     deal_file = write(tmp_path, "deal.txt", text)
     data = deal_json("--deal-file", deal_file)
-    assert data == {"game": "monte-carlo", "rules": "pysol", "game_number": None, "cards": GAME_1}
+    assert data == {"game": "monte-carlo", "rules": "pysol", "title": "Monte Carlo (PySolFC)", "game_number": None, "cards": GAME_1}
     result = run("deal", "monte-carlo", "--deal-file", deal_file)
     assert result.exit_code == 0
     assert result.stdout.splitlines()[1:] == GAME_1_TEXT.splitlines()[1:]
-    assert "deal file" in result.stdout.splitlines()[0]
+    assert result.stdout.splitlines()[0] == f"# Monte Carlo (PySolFC), the deal in {deal_file}"
 
 
 def test_two_deck_deal_file_round_trips(tmp_path: Path) -> None:
@@ -441,7 +458,7 @@ def test_solve_won_text() -> None:
     assert result.exit_code == 0
     assert result.stderr == ""
     lines = result.stdout.splitlines()
-    assert lines[0] == f"# Monte Carlo (PySolFC) (pysol rules), game {WON_PYSOL}"
+    assert lines[0] == f"# Monte Carlo (PySolFC), game {WON_PYSOL}"
     summary = re.fullmatch(r"# won in (\d+) moves \([\d,]+ states, \d+\.\d\d s\)", lines[1])
     assert summary, lines[1]
     moves = numbered_moves(result.stdout)
@@ -485,7 +502,7 @@ def test_solve_lost() -> None:
     result = run("solve", "monte-carlo", LOST_PYSOL)
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0] == f"# Monte Carlo (PySolFC) (pysol rules), game {LOST_PYSOL}"
+    assert lines[0] == f"# Monte Carlo (PySolFC), game {LOST_PYSOL}"
     assert re.fullmatch(r"# lost: no line wins; every reachable position was searched \([\d,]+ states, \d+\.\d\d s\)", lines[1])
     assert len(lines) == 2
     code, data = solve_json(LOST_PYSOL)
@@ -499,8 +516,9 @@ def test_solve_node_limit_gives_unknown() -> None:
     result = run("solve", "monte-carlo", LOST_PYSOL, "--node-limit", "1")
     assert result.exit_code == 3
     lines = result.stdout.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert lines[1].startswith("# unknown: ") and "node limit" in lines[1]
+    assert lines[2] == "# to search longer, give a larger --node-limit"
     code, data = solve_json(LOST_PYSOL, "--node-limit", "1")
     assert code == 3
     assert set(data) == SOLVE_KEYS | {"reason"}
@@ -590,7 +608,7 @@ def test_solve_deal_file_is_labelled_and_has_no_game_number(tmp_path: Path) -> N
     assert code == 0
     assert data["game_number"] is None
     assert data["moves"] == solve_json("1")[1]["moves"]
-    assert "deal file" in run("solve", "monte-carlo", "--deal-file", deal_file).stdout.splitlines()[0]
+    assert run("solve", "monte-carlo", "--deal-file", deal_file).stdout.splitlines()[0] == f"# Monte Carlo (PySolFC), the deal in {deal_file}"
 
 
 # --- verify -------------------------------------------------------------------------------
@@ -603,14 +621,14 @@ def test_solve_output_replays_with_verify(form: list[str], tmp_path: Path) -> No
     count = len(json.loads(solved.stdout)["moves"]) if form == ["--json"] else len(numbered_moves(solved.stdout))
     result = verify(tmp_path, WON_PYSOL, solved.stdout)
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert result.stdout == f"legal win: {count} moves\n"
+    assert result.stdout == f"legal win of Monte Carlo (PySolFC), game 1: {count} moves\n"
     assert result.stderr == ""
 
 
 def test_plain_move_lists_replay(tmp_path: Path) -> None:
     data = solve_json(WON_PYSOL)[1]
     just_moves = verify(tmp_path, WON_PYSOL, json.dumps(data["moves"]))
-    assert (just_moves.exit_code, just_moves.stdout) == (0, f"legal win: {len(data['moves'])} moves\n")
+    assert just_moves.exit_code == 0 and legal_win(just_moves.stdout, len(data["moves"]))
     unnumbered = "# my notes\n\n" + "\n".join(json_move_as_text(m) for m in data["moves"]) + "\n"
     assert verify(tmp_path, WON_PYSOL, unnumbered).exit_code == 0
 
@@ -621,7 +639,7 @@ def test_verify_with_a_deal_file(tmp_path: Path) -> None:
     moves = write(tmp_path, "moves.json", solved)
     result = run("verify", "monte-carlo", "--deal-file", deal_file, "--moves", moves)
     assert result.exit_code == 0
-    assert result.stdout.startswith("legal win: ")
+    assert result.stdout.startswith(f"legal win of Monte Carlo (PySolFC), the deal in {deal_file}: ")
     # The same moves are not a win of another deal.
     assert run("verify", "monte-carlo", "2", "--moves", moves).exit_code == 1
 
@@ -658,7 +676,7 @@ def test_tampered_text_moves_are_not_a_win(edit, bad_move: int | None, tmp_path:
     result = verify(tmp_path, WON_PYSOL, text)
     assert result.exit_code == 1
     assert result.stderr == ""
-    assert result.stdout.startswith("not a win: ")
+    assert result.stdout.startswith("not a win of Monte Carlo (PySolFC), game 1: ")
     assert len(result.stdout.splitlines()) == 1
     if bad_move is None:
         assert "2 cards remain" in result.stdout
@@ -722,7 +740,6 @@ def test_moves_file_that_is_not_text(tmp_path: Path) -> None:
         ("game_number", "2", "game 2"),
         ("game_number", "ms40000", "game ms40000"),
         ("game_number", "nonsense", "'nonsense'"),
-        ("rules", "strict", "--rules strict"),
         ("game", "matrimony", "matrimony"),
     ],
 )
@@ -737,14 +754,17 @@ def test_json_game_number_in_another_spelling_of_the_same_game(number: object, t
     data = solve_json(WON_PYSOL)[1]
     data["game_number"] = number
     result = verify(tmp_path, WON_PYSOL, json.dumps(data))
-    assert (result.exit_code, result.stdout) == (0, f"legal win: {len(data['moves'])} moves\n")
+    assert result.exit_code == 0 and legal_win(result.stdout, len(data["moves"]))
 
 
-def test_json_rules_match_when_given(tmp_path: Path) -> None:
+def test_json_rules_count_unless_the_command_line_names_others(tmp_path: Path) -> None:
     data = solve_json("1", "--rules", "strict")[1]
     assert data["verdict"] == "won"
-    assert verify(tmp_path, "1", json.dumps(data), "--rules", "strict").exit_code == 0
-    assert_bad_input(verify(tmp_path, "1", json.dumps(data)), "--rules strict")
+    assert verify(tmp_path, "1", json.dumps(data)).exit_code == 0
+    # PySolFC's rules let a player consolidate early; strict rules do not, and the line
+    # PySolFC's solver finds does so: under strict rules it is not a win.
+    pysol_line = solve_json("1")[1]
+    assert verify(tmp_path, "1", json.dumps(pysol_line), "--rules", "strict").exit_code == 1
 
 
 # --- every rule set: solve, then replay every win -------------------------------------------
@@ -790,7 +810,7 @@ def test_every_rule_set_solves_and_wins_replay(rules: str, number: str, verdict:
     assert Counter(removed) == Counter(deal_json(number, "--rules", rules)["cards"])
     assert len(removed) == CARDS.get(rules, 52)
     replay = verify(tmp_path, number, json.dumps(data), "--rules", rules)
-    assert (replay.exit_code, replay.stdout) == (0, f"legal win: {len(data['moves'])} moves\n")
+    assert replay.exit_code == 0 and legal_win(replay.stdout, len(data["moves"]))
     text = run("solve", "monte-carlo", number, "--rules", rules, "--time-limit", "5").stdout
     assert numbered_moves(text) == [json_move_as_text(m, cols=5) for m in data["moves"]]
     assert verify(tmp_path, number, text, "--rules", rules).exit_code == 0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from wedlock.game import EXACT_LABEL
-from wedlock.matrimony import QUICK_STAGES
+from wedlock.matrimony.quick_stages import QUICK_STAGES
 from tests.test_cli import assert_bad_input, run
 
 GAME_1 = (
@@ -60,10 +60,10 @@ def piles_of(board: str) -> list[list[str]]:
 
 
 def test_deal_json_is_pysolfc_order_after_the_hook() -> None:
-    result = run("deal", "matrimony", "1", "--json")
+    result = run("deal", "matrimony", "1", "--rules", "arnold", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data == {"game": "matrimony", "rules": "arnold", "game_number": "1", "cards": GAME_1}
+    assert data == {"game": "matrimony", "rules": "arnold", "title": "Matrimony (Peter Arnold's rules)", "game_number": "1", "cards": GAME_1}
     assert Counter(data["cards"]) == Counter({c: 2 for c in set(GAME_1)}) and len(set(GAME_1)) == 52
 
 
@@ -72,7 +72,7 @@ def test_deal_text_shows_foundations_piles_and_stock(rules: str, labels: list[st
     result = run("deal", "matrimony", "1", "--rules", rules)
     assert result.exit_code == 0 and result.stderr == ""
     text = result.stdout
-    assert text.splitlines()[0] == f"# Matrimony ({'Peter Arnold' if rules == 'arnold' else 'PySolFC'}), game 1"
+    assert text.splitlines()[0] == f"# Matrimony ({'Peter Arnold' + chr(39) + 's rules' if rules == 'arnold' else 'PySolFC'}), game 1"
     for label in labels:
         assert label in text
     assert piles_of(text) == [[c] for c in GAME_1[2:18]]
@@ -107,10 +107,10 @@ def test_unknown_rules_lists_both() -> None:
 
 
 def test_solve_won_text_and_json_agree() -> None:
-    result = run("solve", "matrimony", WON_ARNOLD)
+    result = run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold")
     assert result.exit_code == 0 and result.stderr == ""
     lines = result.stdout.splitlines()
-    assert lines[0] == f"# Matrimony (Peter Arnold) (arnold rules), game {WON_ARNOLD}"
+    assert lines[0] == f"# Matrimony (Peter Arnold's rules), game {WON_ARNOLD}"
     summary = re.fullmatch(r"# won in (\d+) moves \([\d,]+ states, \d+\.\d\d s\)", lines[1])
     assert summary, lines[1]
     moves = numbered_moves(result.stdout)
@@ -118,7 +118,7 @@ def test_solve_won_text_and_json_agree() -> None:
     assert all(MOVE_TEXT.match(m) for m in moves), [m for m in moves if not MOVE_TEXT.match(m)]
     assert sum(m.startswith("pile ") for m in moves) == 102  # every card but J♦ and Q♦
     assert moves.count("deal") == 6
-    data = json.loads(run("solve", "matrimony", WON_ARNOLD, "--json").stdout)
+    data = json.loads(run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold", "--json").stdout)
     assert data["verdict"] == "won" and len(data["moves"]) == len(moves)
     assert "found_by" not in data  # one search under Arnold's rules
     for move in data["moves"]:
@@ -128,12 +128,12 @@ def test_solve_won_text_and_json_agree() -> None:
 
 
 def test_solve_lost_and_limits() -> None:
-    result = run("solve", "matrimony", LOST_ARNOLD)
+    result = run("solve", "matrimony", LOST_ARNOLD, "--rules", "arnold")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert len(lines) == 2 and lines[1].startswith("# lost: no line wins; every reachable position was searched")
     for option in ("--node-limit", "--max-states"):
-        limited = run("solve", "matrimony", LOST_ARNOLD, option, "1", "--json")
+        limited = run("solve", "matrimony", LOST_ARNOLD, "--rules", "arnold", option, "1", "--json")
         assert limited.exit_code == 3
         assert json.loads(limited.stdout)["verdict"] == "unknown"
 
@@ -151,8 +151,9 @@ def test_pysol_win_uses_its_own_foundations_and_replays(tmp_path: Path) -> None:
             assert (move["from"] - 1) % 4 == (move["to"] - 1) % 4  # the same suit
     moves = write(tmp_path, "win.json", result.stdout)
     assert run("verify", "matrimony", WON_PYSOL, "--rules", "pysol", "--moves", moves).exit_code == 0
-    # PySolFC's line is no win under Arnold's rules (the moves file says which rules it is for).
-    assert_bad_input(run("verify", "matrimony", WON_PYSOL, "--moves", moves), "pysol")
+    # PySolFC's line is no win under Arnold's rules: the first foundation is another one.
+    under_arnold = run("verify", "matrimony", WON_PYSOL, "--rules", "arnold", "--moves", moves)
+    assert under_arnold.exit_code in (1, 2) and "legal win" not in under_arnold.stdout
 
 
 def test_pysol_win_found_by_a_beam_replays(tmp_path: Path) -> None:
@@ -200,13 +201,13 @@ def test_batch_records_name_the_search_that_won_and_why_a_deal_is_unknown(tmp_pa
     labels = {stage.label for stage in QUICK_STAGES} | {EXACT_LABEL}
     assert all(r["found_by"] in labels and "reason" not in r for r in records)
     arnold = tmp_path / "a.jsonl"
-    assert run("batch", "matrimony", "1", "--out", str(arnold), "--quiet", "--node-limit", "1").exit_code == 0
+    assert run("batch", "matrimony", "1", "--rules", "arnold", "--out", str(arnold), "--quiet", "--node-limit", "1").exit_code == 0
     (record,) = [json.loads(line) for line in arnold.read_text().splitlines()]
     assert (record["verdict"], record["reason"]) == ("unknown", "node limit 1 reached") and "found_by" not in record
 
 
 def test_board_after_every_move() -> None:
-    result = run("solve", "matrimony", WON_ARNOLD, "--board")
+    result = run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold", "--board")
     assert result.exit_code == 0
     moves = numbered_moves(result.stdout)
     boards = re.split(r"^\d+\. .*\n", result.stdout, flags=re.M)[1:]
@@ -216,7 +217,7 @@ def test_board_after_every_move() -> None:
     pile, card = re.match(rf"pile (\d+): ({CARD})", moves[0]).groups()
     assert card not in first[int(pile) - 1][-1:]  # the played card left its pile
     assert all(p == ["--"] for p in piles_of(boards[-1]))
-    assert boards[-1].rstrip().endswith("all 16 redeals made") or "redeal" not in boards[-1]
+    assert re.search(r"stock: empty; (all 16 redeals made|next redeal: pile \d+ \(\d+ of 16 made\))$", boards[-1].rstrip())
 
 
 # --- verify -------------------------------------------------------------------------------
@@ -224,29 +225,29 @@ def test_board_after_every_move() -> None:
 
 @pytest.mark.parametrize("form", [[], ["--json"], ["--board"]])
 def test_solve_output_replays(form: list[str], tmp_path: Path) -> None:
-    solved = run("solve", "matrimony", WON_ARNOLD, *form)
+    solved = run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold", *form)
     moves = write(tmp_path, "win.txt", solved.stdout)
-    result = run("verify", "matrimony", WON_ARNOLD, "--moves", moves)
+    result = run("verify", "matrimony", WON_ARNOLD, "--rules", "arnold", "--moves", moves)
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert re.fullmatch(r"legal win: \d+ moves\n", result.stdout)
+    assert re.fullmatch(r"legal win of Matrimony \(Peter Arnold's rules\), game 2: \d+ moves\n", result.stdout)
 
 
 def test_tampered_lines_are_refused(tmp_path: Path) -> None:
-    moves = numbered_moves(run("solve", "matrimony", WON_ARNOLD).stdout)
+    moves = numbered_moves(run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold").stdout)
     assert moves[0] != "deal"
     early = ["deal"] + moves  # a deal while a card can still be played
-    result = run("verify", "matrimony", WON_ARNOLD, "--moves", write(tmp_path, "a.txt", "\n".join(early)))
+    result = run("verify", "matrimony", WON_ARNOLD, "--rules", "arnold", "--moves", write(tmp_path, "a.txt", "\n".join(early)))
     assert result.exit_code == 1
-    assert result.stdout.startswith("not a win: move 1 (deal): a card can still be played")
-    short = run("verify", "matrimony", WON_ARNOLD, "--moves", write(tmp_path, "b.txt", "\n".join(moves[:-1])))
-    assert (short.exit_code, short.stdout) == (1, f"not a win: all {len(moves) - 1} moves are legal but 1 card is not on the foundations\n")
+    assert result.stdout.startswith("not a win of Matrimony (Peter Arnold's rules), game 2: move 1 (deal): a card can still be played")
+    short = run("verify", "matrimony", WON_ARNOLD, "--rules", "arnold", "--moves", write(tmp_path, "b.txt", "\n".join(moves[:-1])))
+    assert (short.exit_code, short.stdout) == (1, f"not a win of Matrimony (Peter Arnold's rules), game 2: all {len(moves) - 1} moves are legal but 1 card is not on the foundations\n")
     wrong_label = moves[0].rsplit("(", 1)[0] + "(Q♦ up)"
     if not moves[0].endswith("(Q♦ up)"):
-        bad = run("verify", "matrimony", WON_ARNOLD, "--moves", write(tmp_path, "c.txt", wrong_label))
+        bad = run("verify", "matrimony", WON_ARNOLD, "--rules", "arnold", "--moves", write(tmp_path, "c.txt", wrong_label))
         assert_bad_input(bad, "line 1", "not Q♦ up")
 
 
 def test_moves_of_another_game_are_refused(tmp_path: Path) -> None:
-    solved = run("solve", "matrimony", WON_ARNOLD, "--json").stdout
+    solved = run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold", "--json").stdout
     result = run("verify", "monte-carlo", WON_ARNOLD, "--moves", write(tmp_path, "m.json", solved))
     assert_bad_input(result)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wedlock.matrimony import Stage
+from wedlock.matrimony.quick_stages import Stage
 from wedlock.matrimony.play import Table
 from wedlock.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
 from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from wedlock.beam import beam_search
 from wedlock.cards import Card
 from wedlock.game import EXACT_LABEL
-from wedlock import matrimony
-from wedlock.matrimony import GAME, Stage
+from wedlock.matrimony import GAME, quick_stages
+from wedlock.matrimony.quick_stages import Stage
+from wedlock.portfolio import Budget
 from wedlock.matrimony.arnold_space import ArnoldSpace
 from wedlock.matrimony.deal import numbered_deal
 from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
@@ -407,10 +408,10 @@ def test_each_quick_stage_runs_its_beam_with_its_seed_deferred_test_and_playouts
         seeds.append((width, seed, deferred is not None, playout))
         return Outcome(UNKNOWN, [], 0, 0, 0.0, f"a beam {width} wide found no win")
 
-    monkeypatch.setattr(matrimony, "beam_search", no_win)
+    monkeypatch.setattr(quick_stages, "beam_search", no_win)
     stages = (Stage("beam", PysolHoldSpace, 8), Stage("beam", PysolHoldSpace, 8, seed=5), Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True))
-    monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
-    assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(), []) is None
+    monkeypatch.setattr(quick_stages, "QUICK_STAGES", stages)
+    assert quick_stages.quick_win(Table(PYSOL, deal_of(94)), Budget(Limits())) is None
     (hold, again, phases) = seeds  # each tests only what it keeps; the last follows greedy phases
     assert (hold, again) == ((8, 0, True, None), (8, 5, True, None))
     assert phases[:3] == (4, 0, True) and phases[3].__func__ is PysolPhaseSpace.greedy_phase
@@ -425,10 +426,10 @@ def test_a_stage_past_max_states_leaves_the_next_its_turn_and_a_time_limit_does_
             return Outcome(UNKNOWN, [], 0, 0, 0.0, f"state limit {limits.max_states} reached", "max_states")
         return Outcome(UNKNOWN, [], 0, 0, 0.0, "time limit 5s reached", "time_limit")
 
-    monkeypatch.setattr(matrimony, "beam_search", stopped)
+    monkeypatch.setattr(quick_stages, "beam_search", stopped)
     stages = tuple(Stage("beam", PysolHoldSpace, width) for width in (8, 16, 32))
-    monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
-    assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(max_states=1_000), []) is None
+    monkeypatch.setattr(quick_stages, "QUICK_STAGES", stages)
+    assert quick_stages.quick_win(Table(PYSOL, deal_of(94)), Budget(Limits(max_states=1_000))) is None
     assert widths == [8, 16]
 
 
@@ -442,11 +443,11 @@ def test_a_depth_first_stage_out_of_its_own_size_leaves_the_next_its_turn(
         widths.append(width)
         return Outcome(UNKNOWN, [], 0, 0, 0.0, f"a beam {width} wide found no win")
 
-    monkeypatch.setattr(matrimony, "beam_search", no_win)
-    monkeypatch.setattr(matrimony, "QUICK_STAGES", (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8)))
-    spent: list = []
-    assert matrimony._quick_win(Table(PYSOL, deal_of(94)), Limits(node_limit=node_limit), spent) is None
-    assert spent[0].nodes == min(10, node_limit or 10) + 1  # the node past the budget stopped it
+    monkeypatch.setattr(quick_stages, "beam_search", no_win)
+    monkeypatch.setattr(quick_stages, "QUICK_STAGES", (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8)))
+    budget = Budget(Limits(node_limit=node_limit))
+    assert quick_stages.quick_win(Table(PYSOL, deal_of(94)), budget) is None
+    assert budget.spent[0].nodes == min(10, node_limit or 10) + 1  # the node past the budget stopped it
     assert widths == ([8] if beam_runs else [])
 
 
@@ -458,11 +459,11 @@ def test_progress_names_each_search_as_it_starts(monkeypatch: pytest.MonkeyPatch
 
     # A deal the first stage wins: one search, and the win names it.
     calls, solution = told("pysol", 2, Limits())
-    total = len(matrimony.QUICK_STAGES) + 1
-    assert calls == [(0, total, matrimony.QUICK_STAGES[0].label)] and solution.found_by == calls[0][2]
+    total = len(quick_stages.QUICK_STAGES) + 1
+    assert calls == [(0, total, quick_stages.QUICK_STAGES[0].label)] and solution.found_by == calls[0][2]
     # Stages that find nothing: each in turn, then the exact search.
     stages = (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8))
-    monkeypatch.setattr(matrimony, "QUICK_STAGES", stages)
+    monkeypatch.setattr(quick_stages, "QUICK_STAGES", stages)
     calls, solution = told("pysol", 94, Limits(node_limit=200))
     assert calls == [(0, 3, stages[0].label), (1, 3, stages[1].label), (2, 3, EXACT_LABEL)]
     assert solution.verdict == UNKNOWN
@@ -472,9 +473,9 @@ def test_progress_names_each_search_as_it_starts(monkeypatch: pytest.MonkeyPatch
 
 
 def test_no_quick_stage_repeats_another_or_its_name() -> None:
-    assert len(set(matrimony.QUICK_STAGES)) == len(matrimony.QUICK_STAGES)
-    labels = {stage.label for stage in matrimony.QUICK_STAGES} | {EXACT_LABEL}
-    assert len(labels) == len(matrimony.QUICK_STAGES) + 1
+    assert len(set(quick_stages.QUICK_STAGES)) == len(quick_stages.QUICK_STAGES)
+    labels = {stage.label for stage in quick_stages.QUICK_STAGES} | {EXACT_LABEL}
+    assert len(labels) == len(quick_stages.QUICK_STAGES) + 1
 
 
 def pysol_states():
@@ -561,8 +562,8 @@ def test_exact_space_wins_where_the_greedy_search_does_not(monkeypatch: pytest.M
     # Every position on a winning line is won. Game 29's line found without playouts (whose
     # lines follow the greedy one) passes positions where the greedy search finds no win:
     # the exact space must find one there, and the referee must accept it.
-    plain = tuple(stage for stage in matrimony.QUICK_STAGES if not stage.playouts)
-    monkeypatch.setattr(matrimony, "QUICK_STAGES", plain)
+    plain = tuple(stage for stage in quick_stages.QUICK_STAGES if not stage.playouts)
+    monkeypatch.setattr(quick_stages, "QUICK_STAGES", plain)
     table = Table(PYSOL, deal_of(29))
     win = winning_line(29, "pysol")
     events = [i for i, m in enumerate(win) if isinstance(m, (Deal, Redeal))]

@@ -37,6 +37,8 @@ class ArnoldSpace:
     A step is the phase's plays followed by the forced move (None when the plays win).
     """
 
+    acyclic = True  # every step deals or redeals
+
     def __init__(self, table: Table, start: Position | None = None) -> None:
         rules = table.rules
         if not rules.forced_steps or rules.twins != ((2, 3), (4, 5), (6, 7)):

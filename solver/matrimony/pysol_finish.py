@@ -46,6 +46,8 @@ class ExactFrom:
     space's own caches (the suit puzzles, tangles, what the foundations accept), which the
     beam has already filled for this deal, instead of starting each hand-over empty."""
 
+    acyclic = False  # as PysolSpace
+
     def __init__(self, space: PysolPhaseSpace, root: PysolState) -> None:
         self.space, self.root = space, root
 
@@ -111,7 +113,7 @@ class PysolFinishSpace(PysolPhaseSpace):
         if nodes < 1 or (seconds is not None and seconds <= 0):
             return None
         root = PysolState(state.pos, frozenset(), frozenset())
-        out = solve(ExactFrom(self, root), replace(self.limits, node_limit=nodes, time_limit=seconds, first_pass=None))
+        out = solve(ExactFrom(self, root), replace(self.limits, node_limit=nodes, time_limit=seconds))
         self.finished.append(out)
         return out
 

@@ -362,6 +362,7 @@ class PysolGreedySpace(PysolSuits):
     """
 
     label = "greedy"  # how a quick stage over this space is named (Stage.label)
+    acyclic = True  # every step deals or redeals
 
     AHEAD_STATES = QUICK_AHEAD_STATES
     TANGLES = False
@@ -433,6 +434,8 @@ class PysolSpace(PysolSuits):
     it, or its pile is redealt); setting it later from the same place, with nothing of its
     suit played in between, is the same as setting it now.
     """
+
+    acyclic = False  # one pass, exact on any graph: no proof here that no line returns to a state
 
     def start(self) -> PysolState:  # type: ignore[override]
         return PysolState(self._start, frozenset(), frozenset())
@@ -548,6 +551,7 @@ class PysolPhaseSpace(PysolSpace):
     """
 
     label = "phase"  # how a quick stage over this space is named (Stage.label)
+    acyclic = True  # every step deals or redeals
 
     def __init__(self, table: Table, start: Position | None = None, outcomes: int = 300, holds: int | None = None) -> None:
         super().__init__(table, start)

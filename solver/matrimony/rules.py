@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..cards import RANKS, SUIT_SYMBOLS, SUITS, Card
-from ..errors import RulesError
 
 CardCode = int  # 13*suit + rank - 1, 0..51
 PILES = 16
@@ -71,7 +70,9 @@ class MatrimonyRules:
     """One Matrimony rule set: its foundations and when a player may deal, redeal and shift."""
 
     name: str
-    title: str
+    title: str  # how output names it, in words a player knows: "Matrimony (PySolFC)"
+    about: str  # what sets it apart, for --help
+    pysolfc: str | None  # the game's name in PySolFC, when PySolFC plays it
     foundations: tuple[Foundation, ...]
     forced_steps: bool  # deal and redeal only when no card can be played (Arnold)
     shifts: bool  # a foundation's top card may move to another foundation (PySolFC)
@@ -141,17 +142,23 @@ RULE_SETS: dict[str, MatrimonyRules] = {
     r.name: r
     for r in (
         MatrimonyRules(
-            "arnold", "Matrimony (Peter Arnold)", ARNOLD_FOUNDATIONS, forced_steps=True, shifts=False
+            "pysol",
+            "Matrimony (PySolFC)",
+            "a Jack-down and a Queen-up foundation a suit; deal and redeal at any time",
+            "Matrimony",
+            PYSOL_FOUNDATIONS,
+            forced_steps=False,
+            shifts=True,
         ),
-        MatrimonyRules("pysol", "Matrimony (PySolFC)", PYSOL_FOUNDATIONS, forced_steps=False, shifts=True),
+        MatrimonyRules(
+            "arnold",
+            "Matrimony (Peter Arnold's rules)",
+            "Peter Arnold's rules: deal and redeal only when no card can be played",
+            None,
+            ARNOLD_FOUNDATIONS,
+            forced_steps=True,
+            shifts=False,
+        ),
     )
 }
-DEFAULT_RULES = "arnold"
-
-
-def rules_named(name: str) -> MatrimonyRules:
-    """The rule set called `name`, or a RulesError listing the known ones."""
-    try:
-        return RULE_SETS[name]
-    except KeyError:
-        raise RulesError(f"unknown Matrimony rules {name!r}; choose one of {', '.join(RULE_SETS)}") from None
+DEFAULT_RULES = "pysol"  # game numbers are PySolFC's, so by default the game is too

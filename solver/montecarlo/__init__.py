@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from ..cards import Card
 from ..deals import numbered_deal
 from ..errors import DealError
-from ..game import EXACT_LABEL, Progress, Replay, Solution, no_progress
+from ..game import EXACT_LABEL, Progress, Replay, Answer, no_progress
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, verify
@@ -44,11 +44,11 @@ class MonteCarlo:
 
     def solve(
         self, rules: MonteCarloRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
-    ) -> Solution:
+    ) -> Answer:
         space = self.space(rules, cards)
         (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
-        return Solution(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
+        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
 
     def referee(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         v = verify.referee(rules, cards, moves)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..errors import RulesError
 
 SLIDE = "slide"  # remaining cards slide back to positions 0, 1, 2, ... in reading order
 COLUMNS = "columns"  # each card moves straight up its column (Weddings)
@@ -19,7 +18,9 @@ class MonteCarloRules:
     """One Monte Carlo rule set: grid size, decks, what pairs, how the grid consolidates."""
 
     name: str
-    title: str
+    title: str  # how output names it, in words a player knows: "Weddings (PySolFC)"
+    about: str  # what sets it apart, for --help
+    pysolfc: str | None = None  # the game's name in PySolFC, when PySolFC plays it
     rows: int = 5
     cols: int = 5
     decks: int = 1
@@ -89,20 +90,18 @@ class MonteCarloRules:
 RULE_SETS: dict[str, MonteCarloRules] = {
     r.name: r
     for r in (
-        MonteCarloRules("pysol", "Monte Carlo (PySolFC)"),
-        MonteCarloRules("strict", "Monte Carlo, consolidating only when no pair remains", strict=True),
-        MonteCarloRules("5x4", "Monte Carlo on a 5x4 grid", rows=4, cols=5),
-        MonteCarloRules("thirteens", "Monte Carlo Thirteens", pairing=THIRTEEN),
-        MonteCarloRules("weddings", "Weddings (PySolFC)", consolidation=COLUMNS),
-        MonteCarloRules("2decks", "Monte Carlo (2 Decks, PySolFC)", decks=2),
+        MonteCarloRules(
+            "pysol", "Monte Carlo (PySolFC)", "pairs of a rank; consolidate whenever a gap allows", pysolfc="Monte Carlo"
+        ),
+        MonteCarloRules("strict", "Monte Carlo, strict", "consolidate only when no pair is left", strict=True),
+        MonteCarloRules("5x4", "Monte Carlo on a 5x4 grid", "5 columns, 4 rows", rows=4, cols=5),
+        MonteCarloRules("thirteens", "Monte Carlo Thirteens", "pairs that total 13; a king goes alone", pairing=THIRTEEN),
+        MonteCarloRules(
+            "weddings", "Weddings (PySolFC)", "cards move straight up their column", pysolfc="Weddings", consolidation=COLUMNS
+        ),
+        MonteCarloRules(
+            "2decks", "Monte Carlo, 2 decks (PySolFC)", "104 cards", pysolfc="Monte Carlo (2 Decks)", decks=2
+        ),
     )
 }
 DEFAULT_RULES = "pysol"
-
-
-def rules_named(name: str) -> MonteCarloRules:
-    """The rule set called `name`, or a RulesError listing the known ones."""
-    try:
-        return RULE_SETS[name]
-    except KeyError:
-        raise RulesError(f"unknown Monte Carlo rules {name!r}; choose one of {', '.join(RULE_SETS)}") from None

@@ -32,6 +32,8 @@ CellPairs = tuple[tuple[int, int], ...]  # the cells a phase empties; (a, a) is 
 class PhaseSpace:
     """One edge per phase on the full grid: works for every rule set (Weddings uses it)."""
 
+    acyclic = True  # every phase removes cards
+
     def __init__(self, table: Table, start: Position | None = None) -> None:
         self.table = table
         self._start = start if start is not None else table.start()
@@ -70,6 +72,8 @@ class SequenceSpace:
     The key is the sequence of ranks (suits never matter). A step is the cell pairs the phase
     empties; `moves` turns a line of steps back into primitive moves.
     """
+
+    acyclic = True  # every phase removes cards
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         if table.rules.consolidation != SLIDE:
@@ -151,6 +155,8 @@ class ColumnSpace:
     pairing-off of its rank allows (`_pairings`). Either way the position is lost.
     tests/test_montecarlo_spaces.py checks both against the plain search.
     """
+
+    acyclic = True  # every phase removes cards
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         if table.rules.consolidation != COLUMNS:

@@ -1,0 +1,57 @@
+"""Write the verdict tables shipped in the package (solver/tables/) from data/*.jsonl.gz.
+
+    python3 benchmarks/build_tables.py [--check]
+
+One table per game and rule set, from every results file of that pair (the luck files
+too), covering the game numbers 1..N they all hold. With --check nothing is written: it
+says which shipped tables differ from what the files give (exit 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from itertools import chain
+from pathlib import Path
+
+from wedlock.records import iter_results
+from wedlock.tables import build, file_name
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA, TABLES = ROOT / "data", ROOT / "solver" / "tables"
+
+
+def pairs() -> dict[tuple[str, str], list[Path]]:
+    """The results files of each game and rule set, by the first record of each."""
+    out: dict[tuple[str, str], list[Path]] = {}
+    for path in sorted(DATA.glob("*.jsonl.gz")):
+        first = next(iter_results(path))
+        out.setdefault((first["game"], first["rules"]), []).append(path)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args()
+    differ = 0
+    for (game, rules), paths in pairs().items():
+        records = chain.from_iterable(iter_results(p) for p in paths)
+        table = build(game, rules, records, [f"data/{p.name}" for p in paths])
+        target = TABLES / file_name(game, rules)
+        data = table.to_bytes()
+        counts = table.counts()
+        line = f"{target.name}: games 1-{table.last:,}, {counts['won']:,} won, {counts['lost']:,} lost, {counts['unknown']:,} unknown, {len(data):,} bytes"
+        if args.check:
+            same = target.exists() and target.read_bytes() == data
+            differ += not same
+            print(("same  " if same else "DIFFERS ") + line)
+        else:
+            TABLES.mkdir(exist_ok=True)
+            target.write_bytes(data)
+            print(line)
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""How much of a deal is luck: its state graph, its figures, and the random and greedy
+players' odds, exact when the graph is whole and estimated by playouts when it was cut.
+
+`analyze` is what `wedlock analyze` shows; `luck_figures` is what `batch --analyze` adds to
+a deal's results line.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from . import analysis
+from . import playouts as playing
+from .graph_report import export_graph, figures_data
+from .lines import Line
+from .pipeline import Deal, DealSource, deal
+from .search import Verdict
+
+DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
+DEFAULT_PLAYOUTS = 2_000
+PLAYERS = ("random", "greedy")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A deal's state graph and what it says (see `analysis` for every figure)."""
+
+    deal: Deal
+    graph: analysis.StateGraph
+    figures: analysis.Figures
+    # When the graph was cut: per player, the playouts' estimate of its odds
+    # ({"games", "value", "low", "high"}, within the bounds the cut graph proves).
+    estimates: dict[str, dict[str, Any]]
+    seconds: float
+
+    @property
+    def complete(self) -> bool:
+        """Whether the whole graph was explored (else every figure is a bound)."""
+        return self.figures.complete
+
+    @property
+    def shortest_win(self) -> Line:
+        """A shortest winning line (in primitive moves), or an empty one."""
+        return Line.of(self.deal.game, self.deal.rules, self.figures.shortest_win)
+
+    def to_json(self) -> dict[str, Any]:
+        """What `analyze --json` prints."""
+        data = {**self.deal._names(), **figures_data(self.deal.game, self.deal.rules, self.figures)}
+        for who, guess in self.estimates.items():
+            data[f"{who}_player"]["playouts"] = guess
+        data["seconds"] = round(self.seconds, 4)
+        return data
+
+    def exported(self) -> nx.DiGraph:
+        """The graph with plain attributes, for GraphML, DOT and pictures."""
+        return export_graph(self.deal.game, self.deal.rules, self.graph, self.figures)
+
+
+def analyze(
+    game: str,
+    source: DealSource,
+    rules: str | None = None,
+    *,
+    max_states: int | None = DEFAULT_MAX_STATES,
+    playouts: int = DEFAULT_PLAYOUTS,
+    time_limit: float | None = None,
+) -> Analysis:
+    """Explore a deal's state graph (up to `max_states` states and `time_limit` seconds,
+    shared with the playouts) and compute its figures.
+
+    >>> a = analyze("monte-carlo", 2, rules="strict")
+    >>> a.complete, a.figures.states, a.figures.sequences
+    (True, 17, 221184)
+    >>> a.figures.random  # the chance that a player who picks at random wins, exactly
+    (Fraction(1, 2), Fraction(1, 2))
+    >>> print(a.shortest_win[0])
+    A1 QD + A2 QC
+    """
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    chosen = deal(game, source, rules)
+    play = chosen.game.player(chosen.rules, chosen.cards)
+    graph = analysis.build(play, max_states, deadline)
+    fig = analysis.figures(play, graph)
+    estimates = {}
+    if not fig.complete:
+        seed = f"{chosen.game.name}/{chosen.rules.name}/{chosen.number or 'file'}"
+        for who, bounds in zip(PLAYERS, (fig.random, fig.greedy)):
+            estimates[who] = playing.estimate(play, bounds, playouts, seed, who == "greedy", deadline)
+    return Analysis(chosen, graph, fig, estimates, time.perf_counter() - started)
+
+
+def luck_figures(chosen: Deal, max_states: int, games: int, verdict: Verdict) -> dict[str, Any]:
+    """The luck figures of one deal for its results line (`batch --analyze`):
+    `{"complete","states","playouts","random","greedy","seconds"}`.
+
+    Exact when the state graph fits in `max_states` (and then it must agree with the
+    solver's verdict); otherwise each player plays `games` seeded games, and its odds are
+    the share won with the Wilson 95% interval, within the bounds the cut graph proves.
+    """
+    started = time.perf_counter()
+    play = chosen.game.player(chosen.rules, chosen.cards)
+    graph = analysis.build(play, max_states)
+    fig = analysis.figures(play, graph)
+    if fig.complete and verdict != Verdict.UNKNOWN and fig.can_win[graph.start] != (verdict == Verdict.WON):
+        raise RuntimeError(f"{chosen.label}: the state graph and the solver disagree on whether it can be won")
+    out: dict[str, Any] = {"complete": fig.complete, "states": fig.states, "playouts": 0}
+    for who, (low, high) in zip(PLAYERS, (fig.random, fig.greedy)):
+        if fig.complete:
+            out[who] = {"value": float(low), "low": float(low), "high": float(high)}
+            continue
+        seed = f"{chosen.game.name}/{chosen.rules.name}/{chosen.number}"
+        guess = playing.estimate(play, (low, high), games, seed, who == "greedy")
+        out[who] = {k: guess[k] for k in ("value", "low", "high")}
+        out["playouts"] = games
+    out["seconds"] = round(time.perf_counter() - started, 4)
+    return out

@@ -1,0 +1,77 @@
+"""RANGE arguments: which game numbers a batch solves.
+
+A range is `A-B` (inclusive; both plain numbers or both `msN`), a list `A,B,C`, or
+`@FILE`, a file with one of those a line (`#` starts a comment). Numbers come out in the
+form batch writes them (`ms7` is game 7), in order, each once.
+"""
+
+from __future__ import annotations
+
+from .errors import WedlockError
+from .input_files import read_text, why_unreadable
+from .numbering import GameNumber
+
+
+class RangeError(WedlockError):
+    """A RANGE argument could not be read."""
+
+
+MOST_DEALS = 10_000_000  # a batch holds its numbers and its file's records in memory
+
+
+def parse_range(text: str) -> list[str]:
+    """Game numbers from `A-B` (inclusive), `A,B,C`, or `@FILE` (a number, range or list a
+    line), in order, each once."""
+    numbers = _numbers_of(text.strip())
+    if not numbers:
+        raise RangeError(f"{text.strip()!r} holds no game number")
+    return numbers
+
+
+def _numbers_of(text: str) -> list[str]:
+    if text.startswith("@"):
+        path = text[1:]
+        try:
+            lines = read_text(path).splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise RangeError(f"cannot read {path!r}: {why_unreadable(err)}") from None
+        numbers = []
+        for n, line in enumerate(lines, 1):
+            item = line.split("#", 1)[0].strip()
+            if item.startswith("@"):
+                raise RangeError(f"{path} line {n}: a file of numbers cannot name another")
+            if item:
+                try:
+                    numbers += _numbers_of(item)
+                except WedlockError as err:
+                    raise RangeError(f"{path} line {n}: {err}") from None
+            if len(numbers) > MOST_DEALS:
+                raise RangeError(f"{path}: more than {MOST_DEALS:,} deals in one run; split it (--resume continues a file)")
+        return _unique(numbers)
+    if "," in text:
+        return _unique([_number(item, "the list") for item in text.split(",")])
+    first, dash, last = text.partition("-")
+    if not dash:
+        return [_number(text, "the range")]
+    forms = {part.strip().lower().startswith("ms") for part in (first, last)}
+    if "-" in last or len(forms) != 1:
+        raise RangeError(f"bad range {text!r}: write A-B (both plain numbers or both msN)")
+    a, b = (GameNumber.parse(part) for part in (first, last))
+    if a.seed > b.seed:
+        raise RangeError(f"bad range {text!r}: write A-B with A <= B")
+    if b.seed - a.seed >= MOST_DEALS:
+        raise RangeError(f"bad range {text!r}: more than {MOST_DEALS:,} deals in one run; split it (--resume continues a file)")
+    if forms == {True}:
+        return [str(GameNumber(n, True)) for n in range(a.seed, b.seed + 1)]
+    return [str(n) for n in range(a.seed, b.seed + 1)]
+
+
+def _number(text: str, where: str) -> str:
+    try:
+        return str(GameNumber.parse(text))
+    except WedlockError as err:
+        raise RangeError(f"{where}: {err}") from None
+
+
+def _unique(numbers: list[str]) -> list[str]:
+    return list(dict.fromkeys(numbers))

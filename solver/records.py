@@ -1,0 +1,236 @@
+"""Results files: one JSON record a line, one line a deal, as `wedlock batch` writes them.
+
+A record is `{"game","rules","game_number","verdict","moves","states","seconds","version"}`,
+where `moves` is the length of the winning line (0 when not won). An `unknown` line adds
+its `reason` (the limit that cut it short); a won line of a game that tries several
+searches (Matrimony under PySolFC's rules) adds `found_by`, the one that won. `solution`
+(the moves) and `analysis` (`{"complete","states","playouts","random","greedy","seconds"}`:
+the random and greedy players' odds of winning as `{"value","low","high"}`, exact when the
+state graph is complete, else estimated from `playouts` games) are added on request.
+
+Lines are appended as deals finish, each with a single write, so a killed batch leaves at
+worst one torn last line, which the reader tells from a bad one and drops.
+
+A deal may have several lines (a retry of an `unknown` one, or the same deal in two
+files). One counts: a decided one (won or lost) rather than an unknown one, then the one
+of the longer search (more seconds, then more states). That choice depends on the lines
+only, never on their order, so the same files in any order give the same counts. Two
+decided lines that disagree are an error.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import zlib
+from pathlib import Path
+from typing import IO, Any, Iterable, Iterator
+
+from .errors import WedlockError
+from .input_files import open_file
+from .numbering import GameNumber
+
+RECORD_KEYS = ("game", "rules", "game_number", "verdict", "moves", "states", "seconds", "version")
+VERDICTS = ("won", "lost", "unknown")
+_KEY_SET = frozenset(RECORD_KEYS)
+LINE_START = b'{"game": "'  # how every line ResultsWriter writes begins
+COUNT_MOST = 10**15  # beyond any count a run makes, and still exact as a float
+
+Deal = tuple[str, str, str]  # (game, rules, game number): what a record is about
+
+
+class ResultsFileError(WedlockError):
+    """A results file holds a line that is not a result record, or contradicts itself."""
+
+
+def check_record(obj: Any, where: str) -> dict[str, Any]:
+    """The record, its game number in the form batch writes it (`ms1` is game 1), or a
+    ResultsFileError saying what is wrong with it."""
+    if not isinstance(obj, dict) or not obj.keys() >= _KEY_SET:
+        raise ResultsFileError(f"{where}: not a wedlock result (needs {', '.join(RECORD_KEYS)})")
+    if not (type(obj["game"]) is type(obj["rules"]) is type(obj["game_number"]) is type(obj["version"]) is str):
+        raise ResultsFileError(f"{where}: game, rules, game_number and version must be text")
+    if not isinstance(obj["verdict"], str) or obj["verdict"] not in VERDICTS:
+        raise ResultsFileError(f"{where}: unknown verdict {obj['verdict']!r}")
+    if not (_is_count(obj["moves"]) and _is_count(obj["states"]) and _is_amount(obj["seconds"])):
+        raise ResultsFileError(f"{where}: moves and states must be whole numbers and seconds a number, none below 0")
+    if "analysis" in obj and not _is_analysis(obj["analysis"]):
+        raise ResultsFileError(
+            f"{where}: analysis must hold playouts, and random and greedy as {{low, value, high}} in order within 0..1"
+        )
+    number = obj["game_number"]
+    if number.isdigit() and number.isascii() and number[0] != "0":
+        return obj  # as batch writes a plain number: the common case, and a quick one
+    try:
+        number = str(GameNumber.parse(number))
+    except WedlockError as err:
+        raise ResultsFileError(f"{where}: {err}") from None
+    return obj if number == obj["game_number"] else {**obj, "game_number": number}
+
+
+def _is_count(x: Any) -> bool:
+    return type(x) is int and 0 <= x <= COUNT_MOST
+
+
+def _is_amount(x: Any) -> bool:
+    return type(x) in (int, float) and 0 <= x <= COUNT_MOST  # False for NaN too
+
+
+def _is_analysis(obj: Any) -> bool:
+    def odds(x: Any) -> bool:
+        numbers = [x.get(k) for k in ("low", "value", "high")] if isinstance(x, dict) else []
+        return len(numbers) == 3 and all(_is_amount(n) for n in numbers) and 0 <= numbers[0] <= numbers[1] <= numbers[2] <= 1
+
+    return isinstance(obj, dict) and odds(obj.get("random")) and odds(obj.get("greedy")) and _is_count(obj.get("playouts"))
+
+
+def iter_results(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The records of a results file (gzip-compressed when its name ends in .gz), one at a
+    time, so that a file of any length is read in little memory; none when there is no
+    such file. Any bad line is a ResultsFileError, except the last when it has no newline:
+    that is what a batch killed in mid-write leaves (`torn`), and it is dropped; a whole
+    one counts."""
+    path = Path(path)
+    try:
+        raw = open_file(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise ResultsFileError(f"cannot read {str(path)!r}: {err.strerror}") from None
+    with raw:
+        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
+        n = 0
+        try:
+            for n, line in enumerate(stream, 1):
+                if line.endswith(b"\n"):
+                    if line.strip():
+                        yield _record(line, f"{path}: line {n}")
+                elif line.strip() and not torn(line):
+                    yield _record(line, f"{path}: line {n}")
+        except (gzip.BadGzipFile, EOFError, zlib.error):
+            raise ResultsFileError(f"{path}: not a readable gzip file") from None
+        except OSError as err:
+            raise ResultsFileError(f"cannot read {str(path)!r}: {err.strerror}") from None
+
+
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """Every record of a results file (see `iter_results`)."""
+    return list(iter_results(path))
+
+
+def mend(path: str | Path) -> None:
+    """Make a plain results file end with a whole line: a torn last line is cut off, a
+    whole one without its newline gets it. Call it only once every line has been read
+    (`iter_results`), so that a file with a bad line is left as it is."""
+    path = Path(path)
+    if path.suffix == ".gz" or not path.is_file():
+        return
+    with open(path, "r+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        start = max(0, size - 65536)
+        while True:  # find the start of the last line
+            f.seek(start)
+            block = f.read(size - start)
+            cut = block.rfind(b"\n", 0, len(block) - 1 if block.endswith(b"\n") else len(block))
+            if cut >= 0 or start == 0:
+                break
+            start = max(0, start - 65536)
+        tail = block[cut + 1 :]
+        if not tail or tail.endswith(b"\n") or not tail.strip():
+            return
+        if torn(tail):
+            f.truncate(size - len(tail))
+        else:
+            f.seek(0, os.SEEK_END)
+            f.write(b"\n")
+
+
+def torn(tail: bytes) -> bool:
+    """Whether a last line without its newline is a record cut off while it was written:
+    the start of a line as batch writes it, but not whole JSON."""
+    if not (tail.startswith(LINE_START) or LINE_START.startswith(tail)):
+        return False
+    try:
+        json.loads(tail)
+    except (ValueError, RecursionError):
+        return True
+    return False
+
+
+def _record(raw: bytes, where: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):  # bad JSON or bad UTF-8, or JSON too deep or long to read
+        raise ResultsFileError(f"{where} is not JSON") from None
+    return check_record(obj, where)
+
+
+class ResultsWriter:
+    """Appends records to a file (or a stream), one whole line per write."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.stream.write(json.dumps(record) + "\n")
+        self.stream.flush()
+
+
+def deal_of(record: dict[str, Any]) -> Deal:
+    """What a record is about: (game, rules, game number)."""
+    return record["game"], record["rules"], record["game_number"]
+
+
+def preference(record: dict[str, Any]) -> tuple:
+    """How much a deal's record counts against another of the same deal (the highest
+    counts): decided first, then the longer search; the rest only makes the choice the
+    same whatever order the lines come in."""
+    analysed = record.get("analysis")
+    luck = () if not isinstance(analysed, dict) else tuple(analysed[w][k] for w in ("random", "greedy") for k in ("low", "value", "high"))
+    return (record["verdict"] != "unknown", record["seconds"], record["states"], record["moves"], luck)
+
+
+def conflict(deal: Deal) -> ResultsFileError:
+    """The error for a deal decided both ways."""
+    return ResultsFileError(f"{deal[0]} ({deal[1]}) game {deal[2]} is won in one line and lost in another")
+
+
+def merge_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per deal (game, rule set, game number), the one that counts (module
+    docstring), in the order deals first appear. Two decided records that disagree are a
+    ResultsFileError."""
+    merged: dict[Deal, dict[str, Any]] = {}
+    for record in records:
+        deal = deal_of(record)
+        before = merged.get(deal)
+        if before is None:
+            merged[deal] = record
+            continue
+        if "unknown" not in (before["verdict"], record["verdict"]) and before["verdict"] != record["verdict"]:
+            raise conflict(deal)
+        if preference(record) > preference(before):
+            merged[deal] = record
+    return list(merged.values())
+
+
+def pending_numbers(
+    numbers: Iterable[str], done: Iterable[dict[str, Any]], game: str, rules: str, retry_unknown: bool = False
+) -> list[str]:
+    """The numbers of `numbers` with no record yet for this game and rule set; with
+    `retry_unknown`, also those whose record is unknown. Two decided records of one deal
+    that disagree are a ResultsFileError."""
+    verdicts: dict[str, str] = {}
+    for r in done:
+        if r["game"] != game or r["rules"] != rules:
+            continue
+        number, verdict = r["game_number"], r["verdict"]
+        before = verdicts.get(number)
+        if before is None or before == "unknown":
+            verdicts[number] = verdict
+        elif verdict not in ("unknown", before):
+            raise conflict((game, rules, number))
+    settled = {n for n, v in verdicts.items() if not (retry_unknown and v == "unknown")}
+    return [n for n in numbers if n not in settled]

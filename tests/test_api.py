@@ -1,0 +1,139 @@
+"""The Python API (`import wedlock`): its docstring examples run here, and the CLI's answers
+are the API's."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import pkgutil
+
+import pytest
+
+import wedlock
+from wedlock import Card, Deal, Line, Move, Solution, Verdict
+from wedlock.errors import DealError, GameNumberError, RulesError
+from wedlock.records import RECORD_KEYS, check_record
+
+from tests.test_cli import run
+
+
+def modules() -> list[str]:
+    """Every module of the package but the command line's."""
+    names = ["wedlock"]
+    for info in pkgutil.walk_packages(wedlock.__path__, "wedlock."):
+        if not info.name.startswith("wedlock.cli") and info.name != "wedlock.__main__":
+            names.append(info.name)
+    return names
+
+
+@pytest.mark.parametrize("name", modules())
+def test_docstring_examples_run(name: str) -> None:
+    module = importlib.import_module(name)
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0, f"{failed} docstring examples of {name} fail (run python -m doctest)"
+
+
+def test_the_modules_with_the_api_have_examples() -> None:
+    for name in ("wedlock", "wedlock.pipeline", "wedlock.luck", "wedlock.tables", "wedlock.winnable"):
+        tests = doctest.DocTestFinder().find(importlib.import_module(name))
+        assert sum(len(t.examples) for t in tests) >= 2, name
+
+
+def test_verdicts_are_an_enum_of_the_words_the_output_uses() -> None:
+    assert [v.value for v in Verdict] == ["won", "lost", "unknown"]
+    assert Verdict.WON == "won" and str(Verdict.LOST) == "lost" and json.dumps(Verdict.UNKNOWN) == '"unknown"'
+
+
+@pytest.mark.parametrize("source", [12345, "12345", "#12,345", "ms12345"])
+def test_a_deal_from_a_game_number_in_any_form(source: object) -> None:
+    d = wedlock.deal("monte-carlo", source)
+    assert (d.number, len(d.cards), d.rules.name) == ("12345", 52, "pysol")
+    assert d.cards == wedlock.deal("Monte-Carlo", 12345, rules="PYSOL").cards
+
+
+def test_a_deal_from_cards_as_cards_text_or_a_deal() -> None:
+    numbered = wedlock.deal("monte-carlo", 7)
+    as_text = " ".join(map(str, numbered.cards))
+    for source in (list(numbered.cards), [str(c) for c in numbered.cards], as_text):
+        d = wedlock.deal("monte-carlo", source)
+        assert d.cards == numbered.cards and d.number is None
+    same = wedlock.deal("monte-carlo", numbered)
+    assert same is numbered
+    strict = wedlock.deal("monte-carlo", numbered, rules="strict")
+    assert (strict.rules.name, strict.cards, strict.number) == ("strict", numbered.cards, "7")
+
+
+def test_bad_deals_raise_the_named_errors() -> None:
+    with pytest.raises(GameNumberError):
+        wedlock.deal("monte-carlo", 0)
+    with pytest.raises(GameNumberError):
+        wedlock.deal("monte-carlo", True)
+    with pytest.raises(DealError, match="52 cards, got 3"):
+        wedlock.deal("monte-carlo", [Card.parse(c) for c in ("AS", "2S", "3S")])
+    with pytest.raises(DealError, match="AS appears 52 times; the deck holds it once"):
+        wedlock.deal("monte-carlo", ["AS"] * 52)
+    with pytest.raises(RulesError, match="monte-carlo --rules weddings"):
+        wedlock.deal("weddings", 5)
+    with pytest.raises(RulesError, match="unknown Monte Carlo rules"):
+        wedlock.deal("monte-carlo", 5, rules="bogus")
+    with pytest.raises(DealError, match="not of matrimony"):
+        wedlock.deal("matrimony", wedlock.deal("monte-carlo", 5))
+
+
+def test_solve_gives_a_replayed_line_with_text_and_json() -> None:
+    result = wedlock.solve("monte-carlo", 12345)
+    assert isinstance(result, Solution) and result.verdict is Verdict.WON
+    assert isinstance(result.moves, Line) and all(isinstance(m, Move) for m in result.moves)
+    assert result.states > 0 and result.seconds >= 0
+    assert [m.to_json() for m in result.moves] == result.moves.to_json()
+    assert result.moves.text().splitlines() == [f"{i}. {m.text()}" for i, m in enumerate(result.moves, 1)]
+    assert wedlock.verify("monte-carlo", 12345, result.moves).won
+    assert wedlock.verify("monte-carlo", 12345, result.moves.text()).won
+    assert wedlock.verify("monte-carlo", 12345, json.dumps(result.to_json())).won
+
+
+def test_the_cli_prints_what_the_api_answers(tmp_path) -> None:
+    result = wedlock.solve("matrimony", 2, rules="arnold")
+    printed = json.loads(run("solve", "matrimony", "2", "--rules", "arnold", "--json").stdout)
+    api = result.to_json()
+    assert {k: v for k, v in printed.items() if k != "seconds"} == {k: v for k, v in api.items() if k != "seconds"}
+
+
+def test_a_record_is_a_results_line_and_holds_its_solution_on_request() -> None:
+    result = wedlock.solve("monte-carlo", 12345)
+    record = result.record(solutions=True)
+    assert check_record(record, "here") == record
+    assert set(RECORD_KEYS) <= set(record) and record["moves"] == len(result.moves)
+    assert record["solution"] == result.moves.to_json()
+    assert "solution" not in result.record()
+
+
+def test_verify_takes_the_rules_that_moves_text_names() -> None:
+    text = run("solve", "monte-carlo", "3", "--rules", "thirteens").stdout
+    assert text.startswith("# Monte Carlo Thirteens, game 3")
+    assert wedlock.verify("monte-carlo", 3, text).won
+    assert not wedlock.verify("monte-carlo", 3, text, rules="pysol").won  # kings alone are no PySolFC move
+
+
+def test_matrimony_defaults_to_pysolfcs_rules() -> None:
+    assert wedlock.deal("matrimony", 1).rules.name == "pysol"
+    assert wedlock.solve("matrimony", 1, time_limit=60).verdict is Verdict.WON
+
+
+def test_a_solver_fault_is_never_a_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wedlock.game import Replay
+    from wedlock.montecarlo import GAME
+
+    monkeypatch.setattr(GAME, "referee", lambda rules, cards, moves: Replay(False, 0, "made up"))
+    with pytest.raises(wedlock.SolverFault, match="made up"):
+        wedlock.solve("monte-carlo", 12345)
+    result = run("solve", "monte-carlo", "12345")
+    assert result.exit_code == 4 and result.stdout == ""
+    assert result.stderr == "Error: internal fault, please report it: game 12345: the referee rejects the solver's line: made up\n"
+
+
+def test_deals_are_values() -> None:
+    a, b = wedlock.deal("monte-carlo", 9), wedlock.deal("monte-carlo", "9")
+    assert a == b and hash(a) == hash(b) and isinstance(a, Deal)
+    assert str(a).splitlines()[0] == "Monte Carlo (PySolFC), game 9"

@@ -1,0 +1,190 @@
+"""What every command shares: the games and rule sets it names, the options it reads, how
+it ends on a closed pipe, an interrupt or a missing extra."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from wedlock.cli import common
+from wedlock.cli.main import cli
+from wedlock.games import GAMES
+
+from tests.test_cli import assert_bad_input, run
+
+COMMANDS = sorted(cli.commands)
+GAME_COMMANDS = ["analyze", "batch", "deal", "solve", "verify", "winnable"]
+ROOT = Path(__file__).parent.parent
+
+
+def wedlock(*args: str, **kwargs) -> subprocess.Popen:
+    """`python -m wedlock ARGS` in its own process group."""
+    return subprocess.Popen([sys.executable, "-m", "wedlock", *args], cwd=ROOT, start_new_session=True, **kwargs)
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS)
+def test_help_lists_every_game_and_rule_set_and_marks_pysolfcs(command: str) -> None:
+    text = run(command, "--help").stdout
+    for game in GAMES.values():
+        assert game.name in text
+        for rules in game.rule_sets.values():
+            assert f" {rules.name} " in text
+    for pysolfc in ('"Monte Carlo"', '"Weddings"', '"Monte Carlo (2 Decks)"', '"Matrimony"'):
+        assert f"PySolFC's {pysolfc}" in text
+    assert text.count("(default)") == len(GAMES)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_misspelled_option_gets_clicks_suggestion(command: str) -> None:
+    args = {"stats": ["x.jsonl"]}.get(command, ["monte-carlo", "5"])
+    result = run(command, *args, "--jsn")
+    assert_bad_input(result, "No such option '--jsn'", "Did you mean")
+
+
+def test_a_misspelled_time_limit_is_not_read_as_a_game_number() -> None:
+    assert_bad_input(run("solve", "monte-carlo", "12345", "--time-limt", "60"), "No such option '--time-limt'", "Did you mean", "'--time-limit'")
+
+
+@pytest.mark.parametrize("command", ["deal", "solve", "analyze", "batch"])
+def test_a_negative_game_number_is_still_a_bad_game_number(command: str) -> None:
+    assert_bad_input(run(command, "monte-carlo", "-3"), "bad game number '-3'", "positive")
+
+
+def test_an_option_value_may_start_with_a_dash() -> None:
+    assert_bad_input(run("solve", "monte-carlo", "5", "--time-limit", "-3"), "--time-limit", "0 or more")
+
+
+@pytest.mark.parametrize(
+    "typed, says",
+    [
+        (["solve", "weddings", "5"], "weddings is a rule set of monte-carlo: wedlock solve monte-carlo 5 --rules weddings"),
+        (["deal", "Thirteens", "7", "--json"], "wedlock deal monte-carlo 7 --json --rules thirteens"),
+        (["solve", "arnold", "2"], "wedlock solve matrimony 2 --rules arnold"),
+    ],
+)
+def test_a_rule_set_typed_as_the_game_points_to_the_command(typed: list[str], says: str) -> None:
+    assert_bad_input(run(*typed), says)
+
+
+def test_game_and_rule_names_are_read_in_any_case() -> None:
+    plain = run("deal", "monte-carlo", "5", "--rules", "weddings", "--json").stdout
+    assert run("deal", "Monte-Carlo", "5", "--rules", "WEDDINGS", "--json").stdout == plain
+    assert run("deal", "MATRIMONY", "5", "--rules", "Arnold").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args, title",
+    [
+        (["monte-carlo", "5"], "Monte Carlo (PySolFC)"),
+        (["monte-carlo", "5", "--rules", "weddings"], "Weddings (PySolFC)"),
+        (["monte-carlo", "5", "--rules", "2decks"], "Monte Carlo, 2 decks (PySolFC)"),
+        (["monte-carlo", "5", "--rules", "strict"], "Monte Carlo, strict"),
+        (["matrimony", "5"], "Matrimony (PySolFC)"),
+        (["matrimony", "5", "--rules", "arnold"], "Matrimony (Peter Arnold's rules)"),
+    ],
+)
+def test_output_names_the_rule_set_once_in_a_players_words(args: list[str], title: str) -> None:
+    number = args[1]
+    text = run("deal", *args).stdout
+    assert text.splitlines()[0] == f"# {title}, game {number}"
+    assert text.count(title) == 1 and " rules)," not in text.replace("Arnold's rules", "")
+    assert json.loads(run("deal", *args, "--json").stdout)["title"] == title
+
+
+def test_matrimony_is_pysolfcs_game_unless_told_otherwise() -> None:
+    result = run("solve", "matrimony", "1")
+    assert result.exit_code == 0 and result.stdout.startswith("# Matrimony (PySolFC), game 1\n# won in ")
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_solve_and_analyze_stop_after_two_minutes_unless_told(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    module = {"solve": "wedlock.cli.solve_cmd", "analyze": "wedlock.cli.analyze_cmd"}[command]
+    target = "solve" if command == "solve" else "analyze"
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["time_limit"])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(f"{module}.{target}", spy)
+    for extra, limit in (([], common.SOLVE_SECONDS), (["--time-limit", "none"], None), (["--time-limit", "7.5"], 7.5)):
+        assert run(command, "monte-carlo", "5", *extra).exit_code == 130
+        assert seen.pop() == limit
+    assert common.SOLVE_SECONDS == 120
+
+
+def test_an_unknown_answer_says_how_to_search_longer() -> None:
+    result = run("solve", "matrimony", "15", "--time-limit", "0.5")
+    assert result.exit_code == 3
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("# unknown: time limit 0.5s reached")
+    assert lines[2] == "# to search longer, give a larger --time-limit, or --time-limit none"
+
+
+@pytest.mark.parametrize("args", [["solve", "monte-carlo", "12345"], ["deal", "matrimony", "5"], ["batch", "monte-carlo", "1-30", "--quiet", "--jobs", "1"]])
+def test_a_closed_output_pipe_ends_quietly_as_sigpipe_would(args: list[str]) -> None:
+    proc = wedlock(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line, as after `| head -1`
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 141
+    assert stderr == b""
+
+
+def test_ctrl_c_in_a_batch_prints_one_line_and_nothing_from_the_workers(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    proc = wedlock("batch", "matrimony", "1-200", "--rules", "pysol", "--out", str(out), "--jobs", "2", "--quiet", stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while time.time() < deadline and (not out.exists() or len(out.read_bytes().splitlines()) < 3):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    written = len(out.read_bytes().splitlines())
+    expected = f"Interrupted: {written:,} result{'s' if written != 1 else ''} written; --resume continues.\n"
+    assert stderr.decode() == expected
+
+
+def test_scheduler_without_dask_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    out = tmp_path / "r.jsonl"
+    result = run("batch", "monte-carlo", "1-3", "--scheduler", "tcp://127.0.0.1:1", "--out", out)
+    assert_bad_input(result, "--scheduler needs", "pip install 'wedlock[dask]'")
+    assert not out.exists()
+
+
+def test_numbers_have_thousands_separators_and_counts_agree_with_their_nouns() -> None:
+    one = run("solve", "monte-carlo", "3", "--rules", "strict", "--max-states", "1")
+    assert "(1 state, " in one.stdout
+    analysed = run("analyze", "monte-carlo", "1", "--max-states", "2000", "--playouts", "10").stdout
+    report = [line for line in analysed.splitlines() if not line.startswith("  ")]  # not the moves
+    assert "cut at 2,000 states" in report[0]
+    assert not re.search(r"(?<![\d,./])\d{4,}", "\n".join(report).split("random player")[0]), report
+
+
+def test_python_m_wedlock_is_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "wedlock", "--version"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("wedlock, version ")
+
+
+def test_a_batch_solutions_line_is_a_moves_file_verify_takes_as_it_is(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-3", "--rules", "strict", "--solutions", "--out", out, "--quiet", "--jobs", "1").exit_code == 0
+    lines = out.read_text().splitlines()
+    for text in lines:
+        record = json.loads(text)
+        moves = tmp_path / "line.json"
+        moves.write_text(text)
+        result = run("verify", "monte-carlo", record["game_number"], "--moves", moves)  # the rules come from the line
+        if record["verdict"] == "won":
+            assert result.exit_code == 0, result.stdout
+            assert result.stdout.startswith(f"legal win of Monte Carlo, strict, game {record['game_number']}: ")
+        else:
+            assert_bad_input(result, "holds no moves")
