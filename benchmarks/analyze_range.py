@@ -20,8 +20,7 @@ ONE_GAME = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from wedlock import analysis
-from wedlock.games import rules_of
-from wedlock.games import game_named
+from wedlock.games import game_named, rules_of
 game = game_named({game!r}); rules = rules_of(game, {rules!r})
 started = time.perf_counter()
 play = game.player(rules, game.numbered_deal(rules, {number!r}))

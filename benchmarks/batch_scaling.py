@@ -16,10 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.batch import Job, parse_range  # noqa: E402
-from wedlock.games import rules_of  # noqa: E402
-from wedlock.games import game_named  # noqa: E402
-from wedlock.runner import run_dask, run_local  # noqa: E402
+from wedlock.batch import Job, run_dask, run_local  # noqa: E402
+from wedlock.games import game_named, rules_of  # noqa: E402
+from wedlock.ranges import parse_range  # noqa: E402
 from wedlock.search import Limits  # noqa: E402
 
 

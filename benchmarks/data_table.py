@@ -1,37 +1,126 @@
-"""Print the win-rate table of data/README.md from the results files in data/.
+"""Print the table of data/README.md from the results files in data/.
 
     python3 benchmarks/data_table.py data/*.jsonl.gz
 
-Files are named GAME-RULES-A-B.jsonl.gz; each row says the command that reproduces it. A
-deal with several lines counts once (wedlock.batch.merge_records).
+One row a file: what it holds (the game and rule set, the range, the win rate and its 95%
+interval; for `batch --analyze` files the players' mean odds), the deals won, lost and
+unknown, the command that made it, and the solver versions that wrote its lines. A file
+made by a first run and then retries of its unknown deals names its retries below the
+table (`RETRIES`). tests/test_docs.py checks that data/README.md holds this table.
 """
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 
-from result_files import retries, summaries
+from wedlock.games import GAMES
+from wedlock.records import iter_results
+from wedlock.stats import Summary, mean_text, summarize
 
-# The files made with a time limit a deal (the file does not record it).
-TIME_LIMITS = {
+NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)(?P<luck>-luck)?-(?P<a>\d+)-(?P<b>\d+)\.jsonl\.gz$")
+
+# The options of a file's first run that its lines do not record.
+OPTIONS = {
     "monte-carlo-weddings-1-10000": " --time-limit 120",
     "matrimony-pysol-1-1000": " --time-limit 10",
     "matrimony-pysol-1-10000": " --time-limit 1",
+    "matrimony-arnold-luck-1-300": " --analyze-states 50000",
+    "matrimony-pysol-luck-1-300": " --playouts 200 --time-limit 3",
+}
+
+# Files whose unknown deals were solved again with longer limits: each retry's options, and
+# the game numbers it was given when not the file's whole range.
+RETRIES: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "matrimony-pysol-1-1000": (
+        ("--time-limit 30", None),
+        ("--time-limit 180", None),
+        ("--time-limit 300", None),
+        ("--time-limit 600", "100,318,497,754,803"),
+        ("--time-limit 900", "15,48,102,107,137,211,319,364,394,407,439,473,484,763,811"),
+        ("--time-limit none", "15,48,102,107,137,211,319,364,394,407,439,473,484,763,811"),
+        ("--time-limit none", "137"),
+    ),
+    "matrimony-pysol-luck-1-300": (("--time-limit 10", None), ("--time-limit 30", None), ("--time-limit 300", None)),
 }
 
 
+def command(path: Path, game: str, rules: str, a: int, b: int, luck: bool) -> str:
+    """The command of a file's first run."""
+    name = path.name.split(".")[0]
+    analyze = " --analyze" if luck else ""
+    return f"wedlock batch {game} {a}-{b} --rules {rules}{analyze}{OPTIONS.get(name, '')} --out {path.stem} --resume"
+
+
+def title(s: Summary) -> str:
+    return GAMES[s.game].rule_sets[s.rules].title
+
+
+def holds(s: Summary, a: int, b: int) -> str:
+    """What a file holds, in a sentence."""
+    complete = "" if s.deals == b - a + 1 else f" (the first {s.deals:,})"
+    text = f"{title(s)}, games {a:,}-{b:,}{complete}: "
+    if s.unknown:
+        text += f"won {100 * s.low:.2f}% - {100 * s.high:.2f}%"
+    else:
+        text += f"won {100 * s.win_rate:.2f}% (95%: {100 * s.low:.2f}% - {100 * s.high:.2f}%)"
+    if s.analysed:
+        exact = "exact" if s.exact == s.analysed else f"exact for {s.exact:,}"
+        text += f"; random player {mean_text(s.random, s.random_margin)}, greedy {mean_text(s.greedy, s.greedy_margin)} ({exact})"
+    return text
+
+
+def noted(records: Iterable[dict], versions: set[str]) -> Iterator[dict]:
+    """The records, with the versions that wrote them added to `versions` on the way."""
+    for r in records:
+        versions.add(r["version"])
+        yield r
+
+
+def table_lines(paths: list[Path]) -> list[str]:
+    """The table of data/README.md, a line a row."""
+    out = [
+        "| file | holds | won / lost / unknown | command | version |",
+        "|---|---|---|---|---|",
+    ]
+    for path in paths:
+        match = NAME.match(path.name)
+        if not match:
+            raise SystemExit(f"{path.name}: expected GAME-RULES-A-B.jsonl.gz or GAME-RULES-luck-A-B.jsonl.gz")
+        versions: set[str] = set()
+        (s,) = summarize(noted(iter_results(path), versions))
+        a, b = int(match["a"]), int(match["b"])
+        made = f"`{command(path, s.game, s.rules, a, b, bool(match['luck']))}`"
+        if path.name.split(".")[0] in RETRIES:
+            made += ", then retries (below)"
+        counts = f"{s.won:,} / {s.lost:,} / {s.unknown:,}"
+        out.append(f"| `{path.name}` | {holds(s, a, b)} | {counts} | {made} | {', '.join(sorted(versions))} |")
+    return out
+
+
+def retry_blocks() -> list[str]:
+    """For each retried file, its retries as shell lines."""
+    out = []
+    for name, retries in RETRIES.items():
+        match = NAME.match(name + ".jsonl.gz")
+        assert match is not None
+        out.append(f"`{name}.jsonl.gz`, after its first run:")
+        out.append("```sh")
+        for options, numbers in retries:
+            numbers = numbers or f"{match['a']}-{match['b']}"
+            luck = " --analyze" if match["luck"] else ""
+            extra = " --playouts 200" if name == "matrimony-pysol-luck-1-300" else ""
+            out.append(f"wedlock batch {match['game']} {numbers} --rules {match['rules']}{luck}{extra} {options} --out {name}.jsonl --resume --retry-unknown")
+        out.append("```")
+    return out
+
+
 def main() -> None:
-    print("| game | rules | games | deals | won | lost | unknown | win rate | 95% interval | median s | worst s | command |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for path, a, b, s in summaries(sys.argv[1:], luck=False):  # luck files: benchmarks/luck_table.py
-        complete = "" if s.deals == b - a + 1 else f" (first {s.deals:,} done)"
-        name = path.name.split(".")[0]
-        command = f"`wedlock batch {s.game} {a}-{b} --rules {s.rules}{TIME_LIMITS.get(name, '')} --out {path.stem} --resume`"
-        command += retries(path)
-        print(
-            f"| {s.game} | {s.rules} | {a:,}-{b:,}{complete} | {s.deals:,} | {s.won:,} | {s.lost:,} | {s.unknown:,} "
-            f"| {100 * s.win_rate:.3f}% | {100 * s.low:.3f}% - {100 * s.high:.3f}% | {s.median_seconds:.4f} | {s.worst_seconds:.2f} | {command} |"
-        )
+    print("\n".join(table_lines(sorted(Path(p) for p in sys.argv[1:]))))
+    print()
+    print("\n".join(retry_blocks()))
 
 
 if __name__ == "__main__":

@@ -24,8 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.matrimony import GAME  # noqa: E402
-from wedlock.matrimony import pysol_dead  # noqa: E402
+from wedlock.matrimony import (
+    GAME,  # noqa: E402
+    pysol_dead,  # noqa: E402
+)
 from wedlock.matrimony.deal import LAYOUT  # noqa: E402
 from wedlock.matrimony.moves import Play, Shift  # noqa: E402
 from wedlock.matrimony.play import Position, Table  # noqa: E402

@@ -8,7 +8,7 @@ per edge. This builds such a graph of `--edges` edges (integer nodes, `--per-sta
 out of each, one shared attribute object, as `analyze` stores its exits) and measures the
 time and the growth of the peak resident memory. It then scales both to a graph of
 `--states` states and `--total-edges` edges: by default Monte Carlo game 1 under PySolFC's
-rules, whose whole phase graph was enumerated (session 3: 1,877,299 states, 36.6 million
+rules, whose whole phase graph has been enumerated (1,877,299 states, 36.6 million
 edges, in 203 s). Prints a markdown table.
 """
 

@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wedlock.matrimony import GAME  # noqa: E402
-from wedlock.matrimony.quick_stages import QUICK_STAGES, Stage  # noqa: E402
 from wedlock.matrimony.play import Table  # noqa: E402
+from wedlock.matrimony.quick_stages import QUICK_STAGES, Stage  # noqa: E402
 from wedlock.matrimony.rules import RULE_SETS  # noqa: E402
 from wedlock.search import WON, Limits  # noqa: E402
 

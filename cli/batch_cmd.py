@@ -29,7 +29,6 @@ from .common import (
     rules_option,
 )
 
-
 BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler went away; what the file holds stays good
 
 
@@ -96,10 +95,10 @@ def batch_command(
         )
     if out_path and not resume and os.path.exists(out_path) and os.path.getsize(out_path):
         raise BadInput(f"{out_path} is not empty; add --resume to continue it, or choose another file")
-    if resume and os.path.exists(out_path) and not os.path.isfile(out_path):
+    if resume and out_path and os.path.exists(out_path) and not os.path.isfile(out_path):
         raise BadInput(f"{out_path}: --resume reads and mends its results, so it must be a file, not a pipe or device")
     todo = numbers
-    if resume:
+    if resume and out_path:
         todo = pending_numbers(numbers, iter_results(out_path), game.name, rules.name, retry_unknown)
         mend(out_path)  # only now that every line has been read
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)

@@ -8,7 +8,8 @@ import math
 import re
 import shlex
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -164,7 +165,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON i
 
 def count_option(name: str, default: int, help: str) -> Callable:
     """An option taking a positive whole number, its default shown in --help."""
-    return click.option(name, type=click.IntRange(min=1), default=default, show_default=True, help=help)
+    return click.option(name, type=click.IntRange(min=1), default=default, help=f"{help} [default: {default:,}]")
 
 
 def playouts_option(help: str) -> Callable:
@@ -192,8 +193,7 @@ def limit_options(default_seconds: float | None) -> Callable:
             "--max-states",
             type=click.IntRange(min=1),
             default=20_000_000,
-            show_default=True,
-            help="Give up (unknown) when the search holds this many states.",
+            help="Give up (unknown) when the search holds this many states. [default: 20,000,000]",
         )(command)
         command = time_limit_option(default_seconds)(command)
         return click.option("--node-limit", type=click.IntRange(min=1), help="Give up (unknown) after N states.")(command)
@@ -208,7 +208,7 @@ def choose_deal(game_name: str, number: str | None, deal_file: str | None, rules
         raise BadInput("give either a game number N or --deal-file F")
     if deal_file is not None:
         return deal_from_file(game_name, deal_file, rules_name), f"the deal in {deal_file}"
-    chosen = deal(game_name, GameNumber.parse(number), rules_name)  # type: ignore[arg-type]
+    chosen = deal(game_name, GameNumber.parse(number or ""), rules_name)
     return chosen, chosen.label
 
 

@@ -50,7 +50,7 @@ class OneLineErrors(click.Group):
             _quiet_stdout()  # the reader went away (`| head -1`): end as SIGPIPE would, quietly
             raise click.exceptions.Exit(PIPE_CLOSED) from None
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             status = super().main(*args, **kwargs)

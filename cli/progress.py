@@ -43,7 +43,7 @@ class SearchBar:
         while not self.stop.wait(TICK):
             bar.refresh()
 
-    def __enter__(self) -> "SearchBar":
+    def __enter__(self) -> SearchBar:
         return self
 
     def __exit__(self, kind: type | None, err: BaseException | None, trace: TracebackType | None) -> None:

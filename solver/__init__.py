@@ -17,10 +17,14 @@ from .cards import Card  # noqa: E402
 from .errors import WedlockError  # noqa: E402
 from .game import Replay  # noqa: E402
 from .lines import Line, Move  # noqa: E402
+from .luck import Analysis, analyze  # noqa: E402
 from .pipeline import Deal, Solution, SolverFault, deal, deal_from_file, solve, verify  # noqa: E402
 from .search import Verdict  # noqa: E402
+from .tables import lookup  # noqa: E402
+from .winnable import winnable  # noqa: E402
 
 __all__ = [
+    "Analysis",
     "Card",
     "Deal",
     "Line",
@@ -31,8 +35,11 @@ __all__ = [
     "Verdict",
     "WedlockError",
     "__version__",
+    "analyze",
     "deal",
     "deal_from_file",
+    "lookup",
     "solve",
     "verify",
+    "winnable",
 ]

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import inf, lcm
-from typing import Any, Hashable, Iterator, Protocol
+from typing import Any, Protocol
 
 import networkx as nx
 
@@ -168,7 +169,7 @@ def _phase(play: Play, start: Any) -> _Phase:
     order: list[Hashable] = []
     state: dict[Hashable, int] = {first: 0}  # 0 entered, 1 finished
 
-    def expand(key: Hashable) -> Iterator[Hashable]:
+    def expand(key: Hashable) -> Iterator[tuple[Hashable, Any]]:
         pos = at[key]
         out = steps[key] = []
         if play.is_won(pos):
@@ -182,7 +183,7 @@ def _phase(play: Play, start: Any) -> _Phase:
                 inner.append((k, after))
         return iter(inner)
 
-    stack = [(first, expand(first))]
+    stack: list[tuple[Hashable, Iterator[tuple[Hashable, Any]]]] = [(first, expand(first))]
     while stack:
         key, todo = stack[-1]
         for k, after in todo:

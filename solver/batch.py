@@ -8,10 +8,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from .errors import MissingExtra, WedlockError
 from .luck import luck_figures

@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Hashable, Iterable, NamedTuple
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, NamedTuple
 
 from .search import UNKNOWN, WON, Limits, Outcome, SearchSpace, Verdict, limit_reached
 
-Score = Callable[[object], float]  # higher is more promising
+Score = Callable[[Any], float]  # higher is more promising
 PLAYOUT_ENDS_KEPT = 1_000_000  # playout ends remembered (by state) before they are forgotten
-Successors = Callable[[object], Iterable[tuple[Hashable, object]]]  # (step, child) pairs
+Successors = Callable[[Any], Iterable[tuple[Hashable, Any]]]  # (step, child) pairs
 
 
 class Deferred(NamedTuple):
@@ -44,7 +45,7 @@ class Deferred(NamedTuple):
     successors must be exactly those of `successors` that `viable` accepts."""
 
     successors: Successors
-    viable: Callable[[object], bool]
+    viable: Callable[[Any], bool]
 
 
 def beam_search(
@@ -83,6 +84,7 @@ def beam_search(
     def play_out(state: object, k: Hashable) -> tuple[float, list | None]:
         """The score where the state's playout ends, and its steps if it ends in a win."""
         nonlocal nodes
+        assert playout is not None  # called only with a playout rule
         if k in ends:
             return ends[k], None
         path, line = [k], []

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Protocol, Sequence
+from typing import Any, Protocol
 
 from .cards import Card
 from .search import Limits, Verdict
@@ -59,7 +60,7 @@ class Game(Protocol):
 
     def solve(self, rules: Any, cards: Sequence[Card], limits: Limits, progress: Progress | None = None) -> Answer: ...
 
-    def referee(self, rules: Any, cards: Sequence[Card], moves: Sequence[Hashable]) -> Replay: ...
+    def referee(self, rules: Any, cards: Sequence[Card], moves: Sequence[Any]) -> Replay: ...
 
     def move_text(self, rules: Any, move: Any) -> str: ...
 

@@ -7,9 +7,10 @@ them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter

@@ -7,8 +7,9 @@ written out (a Matrimony foundation's name depends on it); a `Move` carries it, 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .game import Game
 

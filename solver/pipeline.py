@@ -7,9 +7,10 @@ never reaches a user (or a results file) without the referee's word on it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence, Union
+from typing import Any
 
 from . import __version__
 from .cards import Card
@@ -65,7 +66,7 @@ class Deal:
         return f"{self.title}, {self.label}\n{self.board()}"
 
 
-DealSource = Union[int, str, GameNumber, Sequence[Union[Card, str]], Deal]
+DealSource = int | str | GameNumber | Sequence[Card | str] | Deal
 
 
 def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal:
@@ -224,7 +225,7 @@ def solve(
     return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by)
 
 
-Moves = Union[str, Iterable[Any]]
+Moves = str | Iterable[Any]
 
 
 def verify(game: str | Game, source: DealSource, moves: Moves, rules: str | None = None) -> Replay:

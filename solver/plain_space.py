@@ -7,7 +7,8 @@ moves it allows and what they do.
 
 from __future__ import annotations
 
-from typing import Generic, Hashable, Iterator, Protocol, Sequence, TypeVar
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Generic, Protocol, TypeVar
 
 P = TypeVar("P")
 M = TypeVar("M")

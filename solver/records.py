@@ -24,8 +24,9 @@ import gzip
 import json
 import os
 import zlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any
 
 from .errors import WedlockError
 from .input_files import open_file
@@ -79,7 +80,7 @@ def _is_amount(x: Any) -> bool:
 
 def _is_analysis(obj: Any) -> bool:
     def odds(x: Any) -> bool:
-        numbers = [x.get(k) for k in ("low", "value", "high")] if isinstance(x, dict) else []
+        numbers: list[Any] = [x.get(k) for k in ("low", "value", "high")] if isinstance(x, dict) else []
         return len(numbers) == 3 and all(_is_amount(n) for n in numbers) and 0 <= numbers[0] <= numbers[1] <= numbers[2] <= 1
 
     return isinstance(obj, dict) and odds(obj.get("random")) and odds(obj.get("greedy")) and _is_count(obj.get("playouts"))
@@ -99,7 +100,7 @@ def iter_results(path: str | Path) -> Iterator[dict[str, Any]]:
     except OSError as err:
         raise ResultsFileError(f"cannot read {str(path)!r}: {err.strerror}") from None
     with raw:
-        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
+        stream: IO[bytes] | gzip.GzipFile = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
         n = 0
         try:
             for n, line in enumerate(stream, 1):
@@ -160,9 +161,12 @@ def torn(tail: bytes) -> bool:
     return False
 
 
+_decode = json.JSONDecoder().decode
+
+
 def _record(raw: bytes, where: str) -> dict[str, Any]:
     try:
-        obj = json.loads(raw)
+        obj = _decode(raw.decode())
     except (ValueError, RecursionError):  # bad JSON or bad UTF-8, or JSON too deep or long to read
         raise ResultsFileError(f"{where} is not JSON") from None
     return check_record(obj, where)
@@ -184,12 +188,16 @@ def deal_of(record: dict[str, Any]) -> Deal:
     return record["game"], record["rules"], record["game_number"]
 
 
-def preference(record: dict[str, Any]) -> tuple:
+def preference(record: dict[str, Any]) -> tuple[bool, float, int, int, tuple]:
     """How much a deal's record counts against another of the same deal (the highest
     counts): decided first, then the longer search; the rest only makes the choice the
-    same whatever order the lines come in."""
+    same whatever order the lines come in. The last item is the analysis, when there is
+    one: each player's (low, value, high), then the playouts."""
     analysed = record.get("analysis")
-    luck = () if not isinstance(analysed, dict) else tuple(analysed[w][k] for w in ("random", "greedy") for k in ("low", "value", "high"))
+    luck: tuple = ()
+    if isinstance(analysed, dict):
+        r, g = analysed["random"], analysed["greedy"]
+        luck = (r["low"], r["value"], r["high"], g["low"], g["value"], g["high"], analysed["playouts"])
     return (record["verdict"] != "unknown", record["seconds"], record["states"], record["moves"], luck)
 
 

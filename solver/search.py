@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Hashable, Iterable, Iterator, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 S = TypeVar("S")
 Step = Hashable  # one search edge, in the space's own terms

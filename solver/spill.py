@@ -6,7 +6,8 @@ from __future__ import annotations
 import heapq
 import pickle
 import tempfile
-from typing import IO, Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 BLOCK = 2_000  # items pickled together: fewer calls, still little memory when read back
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from itertools import groupby
-from operator import itemgetter
-from typing import Any, Iterable
+from typing import Any
 
 from .games import GAMES
 from .records import conflict, deal_of, preference
@@ -63,30 +62,41 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
     wait in temporary files rather than in memory, so any number of lines fits, and the
     answer does not depend on their order. Two decided records of one deal that disagree
     are a ResultsFileError."""
-    deals = SpillSort(key=itemgetter(0))
+    names: dict[str, str] = {}  # one string object for each game and rule set's name
+    deals = SpillSort()  # (game, rules, number, *preference, verdict): a deal's best line last
     for r in records:
-        analysed = r.get("analysis")
-        luck = None
-        if isinstance(analysed, dict):
-            luck = (analysed["random"]["value"], analysed["greedy"]["value"], analysed["playouts"])
-        deals.add((deal_of(r), preference(r), r["verdict"], float(r["seconds"]), luck))
+        game, rules = names.setdefault(r["game"], r["game"]), names.setdefault(r["rules"], r["rules"])
+        deals.add((game, rules, r["game_number"], *preference(r), r["verdict"]))
     tallies: dict[tuple[str, str], _Tally] = {}
-    times = SpillSort()
-    for deal, lines in groupby(deals.sorted(), key=itemgetter(0)):
-        ranked = sorted(lines, key=itemgetter(1), reverse=True)
-        decided = {line[2] for line in ranked} - {"unknown"}
-        if len(decided) > 1:
-            raise conflict(deal)
-        _, _, verdict, seconds, luck = ranked[0]
-        luck = next((line[4] for line in ranked if line[4] is not None), None)
+    times: dict[tuple[str, str], SpillSort] = {}
+    deal: tuple = ()
+    best: tuple = ()
+    verdicts: set[str] = set()
+    luck: tuple = ()
+
+    def count() -> None:
+        if len(verdicts) > 1:
+            raise conflict(deal)  # type: ignore[arg-type]
         group = deal[:2]
-        tally = tallies.setdefault(group, _Tally())
-        tally.add(verdict, seconds, luck)
-        times.add((group, seconds))
+        tallies.setdefault(group, _Tally()).add(best[-1], best[4], (luck[1], luck[4], luck[6]) if luck else None)
+        times.setdefault(group, SpillSort()).add(best[4])
+
+    for line in deals.sorted():
+        if line[:3] != deal:
+            if deal:
+                count()
+            deal, verdicts, luck = line[:3], set(), ()
+        best = line
+        if line[3]:
+            verdicts.add(line[-1])
+        if line[7]:
+            luck = line[7]  # the best line with an analysis
+    if deal:
+        count()
     medians = {}
-    for group, seconds in groupby(times.sorted(), key=itemgetter(0)):
+    for group, seconds in times.items():
         n = tallies[group].deals
-        middle = [s for i, (_, s) in enumerate(seconds) if i in ((n - 1) // 2, n // 2)]
+        middle = [s for i, s in enumerate(seconds.sorted()) if i in ((n - 1) // 2, n // 2)]
         medians[group] = sum(middle) / len(middle)
     return [tallies[g].summary(g, medians[g]) for g in sorted(tallies, key=registry_order)]
 

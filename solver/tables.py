@@ -16,10 +16,11 @@ the files in data/ it says it comes from.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .errors import WedlockError
 from .records import conflict

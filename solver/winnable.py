@@ -5,8 +5,9 @@ past them by solving deals as they come.
 from __future__ import annotations
 
 import random as random_numbers
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from .games import game_named, rules_of
 from .pipeline import solve

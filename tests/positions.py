@@ -7,9 +7,9 @@ import random
 from wedlock.cards import full_deck
 from wedlock.deals import numbered_deal
 from wedlock.montecarlo.moves import Consolidate, Move, parse_move
-from wedlock.numbering import GameNumber
 from wedlock.montecarlo.play import GAP, Position, Table
 from wedlock.montecarlo.rules import MonteCarloRules
+from wedlock.numbering import GameNumber
 
 
 def cards_left(table: Table, pos: Position) -> int:

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.positions import late_position
+from tests.test_matrimony_spaces import WON_ARNOLD, WON_PYSOL, deal_of, on_and_off_line, random_line
 from wedlock import analysis
 from wedlock.cards import Card, full_deck
 from wedlock.matrimony.moves import Play as MatrimonyPlay
@@ -26,8 +28,6 @@ from wedlock.montecarlo.player import PlayerView
 from wedlock.montecarlo.rules import RULE_SETS
 from wedlock.plain_space import PlainSpace
 from wedlock.search import LOST, WON, Limits, solve
-from tests.positions import late_position
-from tests.test_matrimony_spaces import WON_ARNOLD, WON_PYSOL, deal_of, on_and_off_line, random_line
 
 PYSOL = RULE_SETS["pysol"]
 
@@ -263,9 +263,9 @@ def test_matrimony_pysol_shortest_wins_replay_with_their_shifts() -> None:
 def test_matrimony_pysol_choices_are_legal_move_for_move() -> None:
     # Every choice the analysis offers, shifts included, replays through the referee from
     # positions along the solver's winning lines; some of them settle a suit at 13 cards.
+    from tests.test_matrimony_spaces import winning_line
     from wedlock.matrimony import GAME as MATRIMONY
     from wedlock.matrimony.moves import Shift
-    from tests.test_matrimony_spaces import winning_line
 
     rules = MATRIMONY_RULES["pysol"]
     settled_by_a_choice = 0

@@ -10,8 +10,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from wedlock import graph_report, luck
 from tests.test_cli import assert_bad_input, run
+from wedlock import luck
 
 # Monte Carlo game 2 under strict rules has a 17-state graph with a win; Matrimony game 2
 # under Arnold's rules a 2,553-state one.

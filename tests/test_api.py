@@ -11,11 +11,10 @@ import pkgutil
 import pytest
 
 import wedlock
+from tests.test_cli import run
 from wedlock import Card, Deal, Line, Move, Solution, Verdict
 from wedlock.errors import DealError, GameNumberError, RulesError
 from wedlock.records import RECORD_KEYS, check_record
-
-from tests.test_cli import run
 
 
 def modules() -> list[str]:
@@ -137,3 +136,12 @@ def test_deals_are_values() -> None:
     a, b = wedlock.deal("monte-carlo", 9), wedlock.deal("monte-carlo", "9")
     assert a == b and hash(a) == hash(b) and isinstance(a, Deal)
     assert str(a).splitlines()[0] == "Monte Carlo (PySolFC), game 9"
+
+
+def test_a_batch_line_is_the_record_of_the_api_answer(tmp_path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "12345", "--rules", "weddings", "--solutions", "--out", out, "--quiet", "--jobs", "1").exit_code == 0
+    (line,) = out.read_text().splitlines()
+    expected = wedlock.solve("monte-carlo", 12345, "weddings").record(solutions=True)
+    printed = json.loads(line)
+    assert {k: v for k, v in printed.items() if k != "seconds"} == {k: v for k, v in expected.items() if k != "seconds"}

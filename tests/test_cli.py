@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from wedlock.cli.main import cli
 from wedlock import analysis
+from wedlock.cli.main import cli
 from wedlock.games import GAMES
 
 try:  # click < 8.2 mixes stderr into stdout unless told not to

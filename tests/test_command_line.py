@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_cli import assert_bad_input, run
 from wedlock.cli import common
 from wedlock.cli.main import cli
 from wedlock.games import GAMES
-
-from tests.test_cli import assert_bad_input, run
 
 COMMANDS = sorted(cli.commands)
 GAME_COMMANDS = ["analyze", "batch", "deal", "solve", "verify", "winnable"]
@@ -140,9 +139,9 @@ def test_a_closed_output_pipe_ends_quietly_as_sigpipe_would(args: list[str]) -> 
 
 def test_ctrl_c_in_a_batch_prints_one_line_and_nothing_from_the_workers(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    proc = wedlock("batch", "matrimony", "1-200", "--rules", "pysol", "--out", str(out), "--jobs", "2", "--quiet", stderr=subprocess.PIPE)
+    proc = wedlock("batch", "monte-carlo", "1-1000000", "--out", str(out), "--jobs", "2", "--quiet", stderr=subprocess.PIPE)
     deadline = time.time() + 120
-    while time.time() < deadline and (not out.exists() or len(out.read_bytes().splitlines()) < 3):
+    while time.time() < deadline and (not out.exists() or len(out.read_bytes().splitlines()) < 50):
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
     _, stderr = proc.communicate(timeout=60)
@@ -188,3 +187,10 @@ def test_a_batch_solutions_line_is_a_moves_file_verify_takes_as_it_is(tmp_path: 
             assert result.stdout.startswith(f"legal win of Monte Carlo, strict, game {record['game_number']}: ")
         else:
             assert_bad_input(result, "holds no moves")
+
+
+def test_help_shows_defaults_with_thousands_separators() -> None:
+    solve = " ".join(run("solve", "--help").stdout.split())  # as one line, however click wraps it
+    assert "[default: 20,000,000]" in solve
+    batch = " ".join(run("batch", "--help").stdout.split())
+    assert "[default: 1,000]" in batch and "[default: 2,000]" in batch and "20000000" not in batch

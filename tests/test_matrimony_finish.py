@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from wedlock.matrimony.quick_stages import Stage
+from tests.test_matrimony_spaces import EXHAUSTIVE, PYSOL, deal_of, pysol_positions
 from wedlock.matrimony.play import Table
 from wedlock.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
 from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace
+from wedlock.matrimony.quick_stages import Stage
 from wedlock.matrimony.rules import DECK
 from wedlock.matrimony.verify import referee
 from wedlock.search import LOST, WON, Limits, solve
-from tests.test_matrimony_spaces import EXHAUSTIVE, PYSOL, deal_of, pysol_positions
 
 
 def redeal_phase_positions():

@@ -10,7 +10,7 @@ referee from the deal's first card.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import event, given, settings
@@ -20,8 +20,6 @@ from wedlock.beam import beam_search
 from wedlock.cards import Card
 from wedlock.game import EXACT_LABEL
 from wedlock.matrimony import GAME, quick_stages
-from wedlock.matrimony.quick_stages import Stage
-from wedlock.portfolio import Budget
 from wedlock.matrimony.arnold_space import ArnoldSpace
 from wedlock.matrimony.deal import numbered_deal
 from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
@@ -29,10 +27,12 @@ from wedlock.matrimony.play import Position, Table
 from wedlock.matrimony.pysol_dead import _chains
 from wedlock.matrimony.pysol_finish import ExactFrom
 from wedlock.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
+from wedlock.matrimony.quick_stages import Stage
 from wedlock.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
 from wedlock.matrimony.verify import referee
 from wedlock.numbering import GameNumber
 from wedlock.plain_space import PlainSpace
+from wedlock.portfolio import Budget
 from wedlock.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
@@ -63,7 +63,7 @@ def random_line(table: Table, rng: random.Random, rounds: int) -> tuple[Position
     return pos, line
 
 
-@lru_cache(maxsize=None)
+@cache
 def winning_line(game: int, name: str = "arnold") -> tuple[Move, ...]:
     solution = GAME.solve(RULE_SETS[name], deal_of(game), Limits())
     assert solution.verdict == WON, game

@@ -9,15 +9,15 @@ by the independent referee from the deal's first card.
 from __future__ import annotations
 
 import pytest
-
 from positions import cards_left, late_position, near_win_position, stored_win
+
 from wedlock.deals import numbered_deal
 from wedlock.montecarlo import GAME
-from wedlock.numbering import GameNumber
 from wedlock.montecarlo.rules import RULE_SETS, SLIDE
 from wedlock.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
-from wedlock.plain_space import PlainSpace
 from wedlock.montecarlo.verify import referee
+from wedlock.numbering import GameNumber
+from wedlock.plain_space import PlainSpace
 from wedlock.search import LOST, WON, Limits, solve
 
 EXHAUSTIVE = Limits(max_states=None)

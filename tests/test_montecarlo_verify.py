@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -27,7 +27,7 @@ WEDDINGS = RULE_SETS["weddings"]
 TWO_DECKS = RULE_SETS["2decks"]
 SMALL = RULE_SETS["5x4"]
 
-Grid = list[Optional[Card]]
+Grid = list[Card | None]
 
 # --- a small model of the rules, written for the tests ------------------------------------
 
@@ -291,7 +291,7 @@ def test_column_consolidation_seen_through_the_referee() -> None:
     assert verdict.problem == f"move 3 (B2 {wrong} + B3 {SEVENS_DEAL[7]}): B2 holds {card_b2}, not {wrong}"
 
 
-def grid_with_gaps(gaps: set[int]) -> tuple[Optional[Card], ...]:
+def grid_with_gaps(gaps: set[int]) -> tuple[Card | None, ...]:
     """A full 5x5 grid of different cards, with gaps at `gaps`."""
     cards = full_deck(1)
     return tuple(None if i in gaps else cards[i * 2 % 52] for i in range(25))
@@ -376,7 +376,7 @@ def weddings_column_deal() -> tuple[list[Card], list[Move]]:
     pairs = [tuple(rank_sorted()[k : k + 2]) for k in range(0, 52, 2)]
     queue = [card for pair in pairs[:16] for card in pair]
     rows_pairs = pairs[16:]
-    deal: list[Optional[Card]] = [None] * 52
+    deal: list[Card | None] = [None] * 52
     for slot, card in zip([0, 5, 10, 15, 20] + list(range(25, 52)), queue):
         deal[slot] = card
     others = [card for pair in rows_pairs for card in pair]

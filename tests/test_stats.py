@@ -12,10 +12,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.test_cli import run
 from wedlock import spill
 from wedlock.stats import summarize
-
-from tests.test_cli import run
 
 ROOT = Path(__file__).parent.parent
 

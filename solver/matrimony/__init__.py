@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card
 from ..errors import DealError
-from ..game import EXACT_LABEL, Progress, Replay, Answer, no_progress
+from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
 from ..numbering import GameNumber
 from ..portfolio import Budget
 from ..search import WON, Limits, solve
@@ -48,10 +49,10 @@ class Matrimony:
         table = Table(rules, tuple(cards))
         tell = progress or no_progress
         if rules.forced_steps:
-            space = ArnoldSpace(table)
+            phases = ArnoldSpace(table)
             tell(0, 1, EXACT_LABEL)
-            out = solve(space, limits)
-            return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
+            out = solve(phases, limits)
+            return Answer(out.verdict, phases.moves(out.steps), out.states, out.seconds, out.reason)
         budget = Budget(limits)
         quick = quick_stages.quick_win(table, budget, tell)
         if quick is not None:

@@ -17,7 +17,7 @@ must leave it in an order the foundations forbid.
 
 from __future__ import annotations
 
-from typing import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 from .moves import Deal, Move, Play, Redeal
 from .play import Position, Table, canonical_foundations
@@ -98,14 +98,15 @@ class ArnoldSpace:
 
     def settle(self, pos: Position) -> list[tuple[tuple[PlayStep, ...], tuple[bytes, ...], list[int]]]:
         """Every distinct stuck position the plays from `pos` can reach, with plays that reach it."""
-        piles, counts, plays = list(pos.piles), list(pos.foundations), []
-        options = self.play_safe(piles, counts, pos, plays)
+        piles, counts = list(pos.piles), list(pos.foundations)
+        plays: list[PlayStep] = []
+        options: Options | None = self.play_safe(piles, counts, pos, plays)
         if not options:
             return [(tuple(plays), tuple(piles), counts)]  # no choice at all: the usual case
         found: dict = {}
         seen: set = set()
         canonical = self.canonical
-        todo = [(plays, piles, counts, options)]
+        todo: list[tuple[list[PlayStep], list[bytes], list[int], Options | None]] = [(plays, piles, counts, options)]
         while todo:
             plays, piles, counts, options = todo.pop()
             if options is None:
@@ -336,7 +337,7 @@ class ArnoldSpace:
 
     def moves(self, steps: Sequence[tuple]) -> list[Move]:
         """The primitive moves of a winning line, foundations renumbered as in the real game."""
-        table, pos, out = self.table, self._start, []
+        table, pos, out = self.table, self._start, list[Move]()
         for plays, forced in steps:
             for p, code, f in plays:
                 twin = self.twin[f]

@@ -6,7 +6,7 @@ their foundations), then one card for each of piles 1..16, then the 86 cards of 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..cards import Card
 from ..errors import DealError

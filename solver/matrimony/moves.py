@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ..cards import Card
 from ..errors import CardError, MoveSyntaxError
@@ -78,7 +78,7 @@ class Redeal:
         return {"move": "redeal", "pile": self.pile + 1}
 
 
-Move = Union[Play, Shift, Deal, Redeal]
+Move = Play | Shift | Deal | Redeal
 
 
 def foundation_name(rules: MatrimonyRules, f: int) -> str:

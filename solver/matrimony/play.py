@@ -8,7 +8,8 @@ so the deal index of its next card says all there is to say about it.
 
 from __future__ import annotations
 
-from typing import Hashable, NamedTuple, Sequence
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 from ..cards import Card
 from .deal import LAYOUT

@@ -18,7 +18,7 @@ possible (a shifted card would need the other foundation to end one rank away).
 
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
 from .moves import Move, Play, Shift
 from .play import Position, Table, settled_foundations
@@ -62,7 +62,7 @@ class PlayerView:
         for d, u in zip(self.down, self.up):
             if pos.foundations[u] != FOUNDATION_CARDS or pos.foundations[d] != 0:
                 continue
-            shifted, shifts = pos, ()
+            shifted, shifts = pos, tuple[Shift, ...]()
             for n in range(FOUNDATION_CARDS - 1, -1, -1):
                 top = card_of(table.takes[u][n])
                 shift = Shift(u, d, top)

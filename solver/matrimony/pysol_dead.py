@@ -26,7 +26,7 @@ AHEAD_STATES states, or the budget its caller sets.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .play import Position
 from .rules import DECK, FOUNDATION_CARDS, PILES

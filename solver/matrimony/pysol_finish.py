@@ -27,8 +27,8 @@ proves nothing, as for every quick stage.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable, Iterator
 from dataclasses import replace
-from typing import Hashable, Iterator
 
 from ..beam import beam_search
 from ..search import WON, Limits, Outcome, solve

@@ -30,7 +30,8 @@ and skips the two-suit puzzle, which cuts less but never wrongly.
 
 from __future__ import annotations
 
-from typing import Hashable, Iterator, NamedTuple, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from ..beam import Deferred
 from .moves import Deal, Move, Play, Redeal, Shift
@@ -167,13 +168,16 @@ class PysolSuits:
             takes = {}
             for s in range(4):
                 d, u = self.down[s], self.up[s]
+                wanted: Sequence[int]
                 if counts[d] + counts[u] == FOUNDATION_CARDS:
                     wanted = range(13 * s, 13 * s + 13)
                 else:
                     wanted = (self.next_code[u][counts[u]], self.next_code[d][counts[d]])
                 for code in wanted:
                     if code != NONE:
-                        takes[code] = self.after_play(counts, code), self.role(counts, code)
+                        after = self.after_play(counts, code)
+                        assert after is not None  # the next card at one end, or any at 13
+                        takes[code] = after, self.role(counts, code)
             if len(self._accepted) > 100_000:
                 self._accepted.clear()
             self._accepted[counts] = takes
@@ -195,11 +199,11 @@ class PysolSuits:
         """
         seen: set = set()
         done: set = set()
-        todo = [(plays, pos.piles, pos.foundations, frozenset())]
+        todo: list[tuple[tuple, Piles, Counts, frozenset]] = [(plays, pos.piles, pos.foundations, frozenset())]
         while todo and len(seen) < SETTLE_NODES:
             plays, piles, counts, kept = todo.pop()
             takes = self.accepted(counts)
-            choice = None
+            choice: Any = None  # None: no card to choose over; False: one kept back; else (pile, after, spot)
             for p, pile in enumerate(piles):
                 if not pile or pile[-1] not in takes:
                     continue
@@ -220,10 +224,10 @@ class PysolSuits:
                         yield plays, piles, counts
                 elif choice:
                     p, after, spot = choice
-                    node = (piles, counts, kept | {spot})
-                    if node not in seen:
-                        seen.add(node)
-                        todo.append((plays, *node))
+                    held: tuple[Piles, Counts, frozenset] = (piles, counts, kept | {spot})
+                    if held not in seen:
+                        seen.add(held)
+                        todo.append((plays, *held))
                     node = (*self.play(plays, piles, counts, p, after), kept)
                     if node[1:] not in seen:
                         seen.add(node[1:])
@@ -558,7 +562,7 @@ class PysolPhaseSpace(PysolSpace):
         self.outcomes = outcomes
         self.holds = holds
 
-    def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:  # type: ignore[override]
+    def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         return self.phase(state, check_ends=True)
 
     def open_successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
@@ -593,7 +597,7 @@ class PysolPhaseSpace(PysolSpace):
         inner: dict = {}  # states inside the phase, with the fewest holds a line reached them with
         ends: set = set()
         found = 0
-        todo = [(state, (), 0)]
+        todo: list[tuple[PysolState, tuple, int]] = [(state, (), 0)]
         while todo:
             here, steps, holds = todo.pop()
             for step, child in self.edges(here, check_ends):

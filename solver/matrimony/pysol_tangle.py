@@ -36,7 +36,7 @@ The search gives up (cutting nothing) after TANGLE_STATES states.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .play import Position
 from .pysol_dead import _after, _on_foundations, _wanted

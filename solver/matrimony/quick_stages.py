@@ -20,7 +20,7 @@ class Stage(NamedTuple):
 
     kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide;
     # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py)
-    space: type
+    space: type[PysolGreedySpace | PysolPhaseSpace]
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
     seed: int = 0  # beams: the seed of the random tie-break between equal scores
@@ -46,10 +46,9 @@ class Stage(NamedTuple):
     def build(self, table: Table) -> Any:
         """The stage's space over the deal (stages of one space and holds share it: `run`
         sets what is a stage's own)."""
-        options: dict[str, int] = {}
-        if self.holds is not None:
-            options["holds"] = self.holds
-        return self.space(table, **options)
+        if self.holds is None:
+            return self.space(table)
+        return self.space(table, holds=self.holds)  # type: ignore[call-arg]  # phase spaces take holds
 
     def run(self, space: Any, limits: Limits) -> Outcome:
         """The stage's search over its space, within `limits` (a depth-first one also

@@ -11,8 +11,8 @@ cards may shift (PySolFC).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from ..cards import Card
 from ..errors import DealError, IllegalMoveError
@@ -109,7 +109,7 @@ def problem_with(rules: MatrimonyRules, table: Table, move: Move) -> str:
     return "not a Matrimony move"
 
 
-def next_card_taken(foundation: Foundation, cards: tuple[Card, ...]) -> Optional[Card]:
+def next_card_taken(foundation: Foundation, cards: tuple[Card, ...]) -> Card | None:
     """The card a foundation holding `cards` takes next, or None when it is full."""
     if len(cards) >= FULL:
         return None

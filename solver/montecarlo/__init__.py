@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card
 from ..deals import numbered_deal
 from ..errors import DealError
-from ..game import EXACT_LABEL, Progress, Replay, Answer, no_progress
+from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, verify

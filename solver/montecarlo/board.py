@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ..cards import Card
 from .moves import ROW_LETTERS
 
 
-def draw(rows: int, cols: int, grid: Sequence[Optional[Card]], stock: Sequence[Card]) -> str:
+def draw(rows: int, cols: int, grid: Sequence[Card | None], stock: Sequence[Card]) -> str:
     """The grid with row letters and column numbers, then the stock (next card first)."""
     lines = ["     " + "".join(f"{c + 1:<4}" for c in range(cols)).rstrip()]
     for r in range(rows):

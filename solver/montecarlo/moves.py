@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ..cards import Card
 from ..errors import CardError, MoveSyntaxError
@@ -75,7 +75,8 @@ class Consolidate:
         return {"move": "consolidate"}
 
 
-Move = Union[Pair, King, Consolidate]
+Move = Pair | King | Consolidate
+Removal = Pair | King  # a move that takes cards out of play
 
 _NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s*")
 

@@ -7,10 +7,11 @@ index of its top card says all there is to say about it.
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from ..cards import Card
-from .moves import Consolidate, King, Move, Pair
+from .moves import Consolidate, King, Move, Pair, Removal
 from .rules import COLUMNS, MonteCarloRules
 
 GAP = -1
@@ -46,7 +47,7 @@ class Table:
         """Canonical key: the ranks on the grid and the stock's place; suits never matter."""
         return bytes(map(self.rank_of.__getitem__, pos.cells)), pos.stock
 
-    def removals(self, pos: Position) -> Iterator[Move]:
+    def removals(self, pos: Position) -> Iterator[Removal]:
         """Every pair (and, in Thirteens, every lone king) that may be removed now."""
         rules, cells, rank_of = self.rules, pos.cells, self.rank_of
         for a, card in enumerate(cells):
@@ -78,7 +79,7 @@ class Table:
         """The primitive moves a player may make in `pos`."""
         return self.moves_with(pos, list(self.removals(pos)))
 
-    def moves_with(self, pos: Position, removals: list[Move]) -> list[Move]:
+    def moves_with(self, pos: Position, removals: Sequence[Removal]) -> list[Move]:
         """The legal moves of `pos`, given its removals."""
         moves: list[Move] = list(removals)
         if self.can_consolidate(pos) and not (self.rules.strict and moves):

@@ -16,12 +16,12 @@ cards removed. tests/test_analysis.py checks it against the move-by-move walk.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from fractions import Fraction
 from math import lcm
-from typing import Hashable
 
 from ..analysis import Exit
-from .moves import Consolidate, Move, Pair
+from .moves import Consolidate, Move, Pair, Removal
 from .play import GAP, Position, Table
 
 
@@ -31,8 +31,8 @@ class PlayerView:
     def __init__(self, table: Table, start: Position | None = None) -> None:
         self.table = table
         self._start = start if start is not None else table.start()
-        self._last: tuple[Position | None, list[Move]] = (None, [])  # the last `choices` asked
-        self._known: dict[Position, list[Move]] = {}  # removals handed on by `apply`
+        self._last: tuple[Position | None, list[Removal]] = (None, [])  # the last `choices` asked
+        self._known: dict[Position, list[Removal]] = {}  # removals handed on by `apply`
 
     def start(self) -> Position:
         return self._start
@@ -57,8 +57,8 @@ class PlayerView:
         if last is pos and not isinstance(move, Consolidate):
             if len(self._known) > 100_000:  # handed on but never asked for
                 self._known.clear()
-            gone = set(move.cells) if isinstance(move, Pair) else {move.cell}
-            self._known[after] = [m for m in removals if gone.isdisjoint(m.cells if isinstance(m, Pair) else (m.cell,))]
+            gone = set(_cells(move))
+            self._known[after] = [m for m in removals if gone.isdisjoint(_cells(m))]
         return after
 
     def ends_phase(self, choice: tuple[Move]) -> bool:
@@ -100,7 +100,8 @@ class PlayerView:
                 nxt = mask | masks[i]
                 depth[nxt] = max(depth.get(nxt, 0), depth[mask] + 1)
         scale = base ** (max(depth.values()) + 1)
-        paths, rand, greedy, lines = {0: 1}, {0: scale}, {0: scale}, {0: ()}
+        paths, rand, greedy = {0: 1}, {0: scale}, {0: scale}
+        lines: dict[int, tuple] = {0: ()}
         exits: dict[Hashable, list] = {}
 
         def leave(after: Position, n: int, r: int, g: int, line: tuple) -> None:
@@ -137,9 +138,14 @@ class PlayerView:
         }
 
 
-def _mask(move: Move) -> int:
+def _cells(move: Removal) -> tuple[int, ...]:
+    """The cells a removal empties."""
+    return move.cells if isinstance(move, Pair) else (move.cell,)
+
+
+def _mask(move: Removal) -> int:
     """The cells a removal empties, as bits."""
-    if isinstance(move, Pair):
-        a, b = move.cells
-        return 1 << a | 1 << b
-    return 1 << move.cell
+    mask = 0
+    for cell in _cells(move):
+        mask |= 1 << cell
+    return mask

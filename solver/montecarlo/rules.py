@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-
 SLIDE = "slide"  # remaining cards slide back to positions 0, 1, 2, ... in reading order
 COLUMNS = "columns"  # each card moves straight up its column (Weddings)
 

@@ -18,9 +18,9 @@ Every space turns the steps of a winning line back into primitive moves with `mo
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterator, Sequence
+from functools import cache, lru_cache
 from itertools import product
-from typing import Iterator, Sequence
 
 from .moves import Consolidate, King, Move, Pair
 from .play import GAP, Position, Table
@@ -124,7 +124,7 @@ class SequenceSpace:
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
         table, size, total = self.table, self.size, len(self.table.deal)
-        state, out = self.start(), []
+        state, out = self.start(), list[Move]()
         for pairs in steps:
             cells = tuple(state[:size]) + (GAP,) * (size - min(size, len(state)))
             out.extend(_pair_moves(table, cells, pairs))
@@ -371,7 +371,9 @@ class ColumnSpace:
         for c, col in enumerate(columns):
             for r, x in enumerate(col):
                 by_rank.setdefault(rank_list[x], []).append((c, r))
-        all_routes, pairs, waiting_for_stock = [], [], []
+        all_routes: list = []
+        pairs: list = []
+        waiting_for_stock: list = []
         for rank, same in by_rank.items():
             routes = _routes(tuple(same), spare[rank], bottom)
             if routes is None:
@@ -404,7 +406,7 @@ class ColumnSpace:
         return False
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
-        table, state, out = self.table, self.start(), []
+        table, state, out = self.table, self.start(), list[Move]()
         cols = self.rules.cols
         for pairs in steps:
             cells = self.grid(state)
@@ -420,7 +422,7 @@ class ColumnSpace:
         return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _unmatched(counts: int) -> int:
     """How many of a rank's grid cards no pairing by columns can match: `counts` holds the
     number of cards in column c in bits 3c .. 3c+2."""
@@ -504,7 +506,7 @@ def _routes(cells: tuple[tuple[int, int], ...], spare: int, bottom: int) -> tupl
     return pairs, stock, each
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pairings(columns: tuple[int, ...], spare: int) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
     """Every way one rank's grid cards (in these columns) may be paired off in a won game.
 
@@ -532,7 +534,7 @@ def _pairings(columns: tuple[int, ...], spare: int) -> tuple[tuple[tuple[tuple[i
     return tuple(sorted(found))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _column_matching(columns: tuple[int, ...]) -> int:
     """The most disjoint pairs among cards in these columns with columns at most one apart."""
     if len(columns) < 2:
@@ -592,9 +594,9 @@ def _phases(
     if not edges:
         return []
     options = [_matchings(group, rules.strict) for group in edges.values()]
-    out = []
+    out: list[tuple[int, int, CellPairs]] = []
     for combo in product(*options):
-        mask, pairs = 0, ()
+        mask, pairs = 0, CellPairs()
         for m, chosen in combo:
             mask |= m
             pairs += chosen
@@ -625,7 +627,7 @@ def _unsplittable_phases(rules: MonteCarloRules, edges: dict[int, list[tuple[int
                 na, nb = a - (a > p) - (a > q), b - (b > p) - (b > q)
             if nb not in touching[na]:
                 breaks.setdefault((p, q), set()).add((a, b))
-    out = [(2 if a != b else 1, 1 << a | 1 << b, ((a, b),)) for a, b in moves]
+    out: list[tuple[int, int, CellPairs]] = [(2 if a != b else 1, 1 << a | 1 << b, ((a, b),)) for a, b in moves]
     breakers = sorted(breaks)
     if len(breakers) > 1:
         found: list[tuple[tuple[int, int], ...]] = []

@@ -10,8 +10,8 @@ suit is caught too.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence
 
 from ..cards import Card
 from ..errors import DealError, IllegalMoveError, RulesError
@@ -26,7 +26,7 @@ KING = 13
 class Table:
     """A position as the referee sees it: the grid (None for a gap), the stock, the removed cards."""
 
-    grid: tuple[Optional[Card], ...]
+    grid: tuple[Card | None, ...]
     stock: tuple[Card, ...]  # in dealing order: stock[0] is the next card dealt
     removed: tuple[Card, ...] = ()  # in the order the moves removed them
 
@@ -95,6 +95,8 @@ def problem_with(rules: MonteCarloRules, table: Table, move: Move) -> str:
 
 def move_text(rules: MonteCarloRules, move: Move) -> str:
     """The move's text form, or a plain description when it names cells off the grid."""
+    cells: tuple[int, ...]
+    cards: tuple[Card, ...]
     if isinstance(move, Pair):
         cells, cards = move.cells, move.cards
     elif isinstance(move, King):
@@ -214,7 +216,7 @@ def _consolidate(rules: MonteCarloRules, table: Table) -> Table:
     """Close the gaps the rule set's way, then fill the empty cells in reading order from the stock."""
     if rules.consolidation == SLIDE:
         kept = [card for card in table.grid if card is not None]
-        grid: list[Optional[Card]] = kept + [None] * (len(table.grid) - len(kept))
+        grid: list[Card | None] = kept + [None] * (len(table.grid) - len(kept))
     else:
         grid = [None] * len(table.grid)
         for col in range(rules.cols):
