@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from wedlock.errors import WedlockError
-from wedlock.games import GAMES, RuleSetNotGame, _plain, catalogue
+from wedlock.games import RuleSetNotGame, catalogue, game_named
 from wedlock.numbering import GameNumber
 from wedlock.pipeline import Deal, deal, deal_from_file
 
@@ -65,14 +65,14 @@ class Command(click.Command):
         return super().parse_args(ctx, args)
 
     def _check_game(self, ctx: click.Context, args: list[str], at: int) -> None:
-        plain = _plain(args[at])
-        if plain in GAMES or plain == "montecarlo":
-            return
-        owners = [g.name for g in GAMES.values() if plain in g.rule_sets]
-        if len(owners) == 1:
+        try:
+            game_named(args[at])
+        except RuleSetNotGame as err:
             rest = [a for i, a in enumerate(args) if i != at]
-            line = shlex.join([*ctx.command_path.split(), owners[0], *rest, "--rules", plain])
-            raise BadInput(f"{plain} is a rule set of {owners[0]}: {line}")
+            line = shlex.join([*ctx.command_path.split(), err.game, *rest, "--rules", err.rules])
+            raise BadInput(f"{err.rules} is a rule set of {err.game}: {line}") from None
+        except WedlockError:
+            pass  # an unknown game: the command says so, with the list of games
 
 
 def input_errors(command: Callable) -> Callable:
@@ -82,8 +82,6 @@ def input_errors(command: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except RuleSetNotGame as err:
-            raise BadInput(str(err)) from None
         except WedlockError as err:
             raise BadInput(str(err)) from None
 

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .games import GAMES
-from .records import conflict, deal_of, preference
+from .records import conflict, preference
 from .spill import SpillSort
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -76,7 +76,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
 
     def count() -> None:
         if len(verdicts) > 1:
-            raise conflict(deal)  # type: ignore[arg-type]
+            raise conflict(deal)
         group = deal[:2]
         tallies.setdefault(group, _Tally()).add(best[-1], best[4], (luck[1], luck[4], luck[6]) if luck else None)
         times.setdefault(group, SpillSort()).add(best[4])
