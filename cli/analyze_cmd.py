@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -29,6 +30,8 @@ from .common import (
     time_limit_option,
 )
 
+CANNOT_WRITE = 1  # as for any output the disk refuses
+
 
 @click.command("analyze", cls=Command)
 @game_argument
@@ -42,7 +45,7 @@ from .common import (
     help=f"Stop exploring at this many states; every figure is then a bound. [default: {DEFAULT_MAX_STATES:,};"
     f" with --png {PNG_MOST_STATES:,}, the most it draws]",
 )
-@time_limit_option(SOLVE_SECONDS)
+@time_limit_option(SOLVE_SECONDS, "Stop exploring after S seconds (the graph is then cut) and playing out; 'none' for no limit.")
 @playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
 @click.option("--graphml", type=FilePath(writable=True), help="Write the graph as GraphML (Gephi).")
 @click.option("--dot", type=FilePath(writable=True), help="Write the graph as Graphviz DOT.")
@@ -76,9 +79,12 @@ def analyze_command(
         pyplot()  # before the work: matplotlib is there
         if max_states is not None and max_states > PNG_MOST_STATES:
             raise BadInput(f"--png draws at most {PNG_MOST_STATES:,} states; give --max-states {PNG_MOST_STATES:,} or less")
-    for path in (graphml, dot, png):
-        folder = Path(path).parent if path else None
-        if folder is not None and not folder.is_dir():
+    exports = [p for p in (graphml, dot, png) if p]
+    if len({Path(p).resolve() for p in exports}) < len(exports):
+        raise BadInput("--graphml, --dot and --png need a file each")
+    for path in exports:
+        folder = Path(path).parent
+        if not folder.is_dir():
             raise BadInput(f"cannot write {path}: there is no folder {folder}")
     if max_states is None:
         max_states = PNG_MOST_STATES if png else DEFAULT_MAX_STATES
@@ -91,12 +97,13 @@ def analyze_command(
             click.echo(line)
     if graphml or dot or png:
         exported = found.exported()
-        for path, write in ((graphml, write_graphml), (dot, write_dot), (png, draw_png)):
-            if path:
+        for target, write in ((graphml, write_graphml), (dot, write_dot), (png, draw_png)):
+            if target:
                 try:
-                    write(exported, path)
-                except OSError as err:
-                    raise BadInput(f"cannot write {path}: {err.strerror}") from None
+                    write(exported, target)
+                except OSError as err:  # the text is out; the disk refused the file
+                    click.echo(f"Error: cannot write {target}: {err.strerror}", err=True)
+                    sys.exit(CANNOT_WRITE)
 
 
 def report_lines(found: Analysis, label: str) -> list[str]:
@@ -139,8 +146,10 @@ def report_lines(found: Analysis, label: str) -> list[str]:
 def guess_text(guess: dict | None) -> str:
     if guess is None:
         return ""
-    if not guess["games"]:
+    if guess["value"] is None:
         return "; no game played out within the time limit"
+    if not guess["games"]:
+        return ""  # the graph proves the odds
     return (
         f"; about {guess['value']:.2%} in {guess['games']:,} games played out"
         f" (95%: {guess['low']:.2%} - {guess['high']:.2%})"

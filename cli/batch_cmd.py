@@ -36,7 +36,7 @@ BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler we
 @game_argument
 @click.argument("range_text", metavar="RANGE")
 @rules_option
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--jobs", type=click.IntRange(min=1, max=4096), default=None, help="Worker processes (default: all cores).")
 @click.option("--out", "out_path", type=FilePath(), help="Results file (JSON lines); default stdout.")
 @click.option("--resume", is_flag=True, help="Continue the results file: solve only the numbers it lacks.")
 @click.option(
@@ -114,13 +114,13 @@ def batch_command(
             stack.callback(_close_quietly, stream)
         writer = ResultsWriter(stream)
         bar = stack.enter_context(
-            tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet, unit="deal", file=sys.stderr)
+            tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet or sys.stderr is None, unit="deal", file=sys.stderr)
         )
 
         def broke_off(problem: str) -> None:
             bar.close()
             written = f"{counted(sum(counts.values()), 'result')} written"
-            if out_path:
+            if out_path and os.path.isfile(out_path):  # not /dev/full and the like, which --resume refuses
                 written += "; --resume continues"
             click.echo(f"Error: {problem}; {written}.", err=True)
             sys.exit(BROKE_OFF)

@@ -68,11 +68,24 @@ class Command(click.Command):
         try:
             game_named(args[at])
         except RuleSetNotGame as err:
-            rest = [a for i, a in enumerate(args) if i != at]
+            rest = _without_rules([a for i, a in enumerate(args) if i != at])
             line = shlex.join([*ctx.command_path.split(), err.game, *rest, "--rules", err.rules])
             raise BadInput(f"{err.rules} is a rule set of {err.game}: {line}") from None
         except WedlockError:
             pass  # an unknown game: the command says so, with the list of games
+
+
+def _without_rules(args: list[str]) -> list[str]:
+    """The arguments without a `--rules` option (the rule set comes from the game typed)."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--rules":
+            skip = True
+        elif not arg.startswith("--rules="):
+            out.append(arg)
+    return out
 
 
 def input_errors(command: Callable) -> Callable:
@@ -113,6 +126,8 @@ def progress_option(command: Callable) -> Callable:
 
 
 def shows_progress(flag: bool | None) -> bool:
+    if sys.stderr is None:  # closed: nowhere to show it
+        return False
     return sys.stderr.isatty() if flag is None else flag
 
 
@@ -151,7 +166,7 @@ class Seconds(click.ParamType):
 
 
 game_argument = click.argument("game_name", metavar="GAME")
-number_argument = click.argument("number", metavar="N", required=False)
+number_argument = click.argument("number", metavar="[N]", required=False)
 deal_file_option = click.option(
     "--deal-file",
     type=FilePath(),
@@ -171,16 +186,10 @@ def playouts_option(help: str) -> Callable:
     return count_option("--playouts", 2_000, help)
 
 
-def time_limit_option(default: float | None) -> Callable:
+def time_limit_option(default: float | None, help: str = "Give up (unknown) after S seconds; 'none' for no limit.") -> Callable:
     """--time-limit S, or `none`; the default shown in --help."""
     shown = "none" if default is None else f"{default:g}"
-    return click.option(
-        "--time-limit",
-        type=Seconds(),
-        default=shown,
-        show_default=True,
-        help="Give up (unknown) after S seconds; 'none' for no limit.",
-    )
+    return click.option("--time-limit", type=Seconds(), default=shown, show_default=True, help=help)
 
 
 def limit_options(default_seconds: float | None) -> Callable:

@@ -4,8 +4,11 @@ can rely on."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -15,7 +18,7 @@ from wedlock.pipeline import SolverFault
 
 from .analyze_cmd import analyze_command
 from .batch_cmd import batch_command
-from .common import GAMES_HELP
+from .common import GAMES_HELP, INTERRUPTED
 from .deal_cmd import deal_command
 from .solve_cmd import solve_command
 from .stats_cmd import stats_command
@@ -29,6 +32,19 @@ PIPE_CLOSED = 128 + 13  # the status of a process killed by SIGPIPE, as `cmd | h
 SOLVER_FAULT = 4  # the referee rejected a win: a bug to report, never a verdict
 
 
+@contextmanager
+def _pipe_closes_quietly() -> Iterator[None]:
+    """A closed output pipe (`| head -1`) ends the command as SIGPIPE would: status 141,
+    nothing printed."""
+    try:
+        yield
+    except OSError as err:
+        if err.errno != errno.EPIPE:
+            raise
+        _quiet_stdout()
+        raise click.exceptions.Exit(PIPE_CLOSED) from None
+
+
 def _quiet_stdout() -> None:
     """Point stdout at the null device, so that the exit does not try again to flush what
     could not be written (and print a second error about it)."""
@@ -38,20 +54,42 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _utf8_if_needed() -> None:
+    """Write UTF-8 where the locale's encoding has no suit symbols (a file redirected under
+    a Latin-1 or Windows code page): what wedlock reads back, rather than a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if encoding and isinstance(stream, io.TextIOWrapper):
+            try:
+                "♠♥♦♣".encode(encoding)
+            except (UnicodeEncodeError, LookupError):
+                stream.reconfigure(encoding="utf-8")
+
+
+def _shortened(text: str, most: int = 300) -> str:
+    """An error line cut to a readable length, however long the input it quotes."""
+    return text if len(text) <= most else f"{text[: most - 60]} ... ({len(text):,} characters) ... {text[-40:]}"
+
+
 class OneLineErrors(click.Group):
-    """A group whose every usage error is one line on stderr, with exit status 2."""
+    """A group whose every usage error is one line on stderr, with exit status 2, that ends
+    quietly with 141 on a closed output pipe and with 130 on Ctrl-C."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with _pipe_closes_quietly():  # `wedlock --help | true`
+            return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
-        except OSError as err:
-            if err.errno != errno.EPIPE:
-                raise
-            _quiet_stdout()  # the reader went away (`| head -1`): end as SIGPIPE would, quietly
-            raise click.exceptions.Exit(PIPE_CLOSED) from None
+            with _pipe_closes_quietly():
+                return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        _utf8_if_needed()
         try:
             status = super().main(*args, **kwargs)
         except NO_COMMAND as err:  # `wedlock` alone: the help, as it is, not squeezed onto a line
@@ -61,7 +99,7 @@ class OneLineErrors(click.Group):
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see '{err.ctx.command_path} --help')"
-            click.echo(f"Error: {err.format_message()}{hint}".replace("\n", " "), err=True)
+            click.echo(_shortened(f"Error: {err.format_message()}".replace("\n", " ")) + hint, err=True)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)

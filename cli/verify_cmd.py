@@ -11,8 +11,7 @@ from wedlock.errors import GameNumberError, MoveSyntaxError, WedlockError
 from wedlock.games import game_named
 from wedlock.input_files import read_text, why_unreadable
 from wedlock.movefile import parse_moves
-from wedlock.numbering import GameNumber
-from wedlock.pipeline import moves_rules
+from wedlock.pipeline import check_moves_fit, moves_rules
 from wedlock.words import counted
 
 from .common import (
@@ -34,7 +33,7 @@ from .common import (
 @number_argument
 @deal_file_option
 @rules_option
-@click.option("--moves", "moves_file", required=True, type=FilePath(), help="The moves: JSON or text.")
+@click.option("--moves", "moves_file", required=True, type=FilePath(), help="The moves: JSON or text; - reads them from stdin.")
 @json_option
 @input_errors
 def verify_command(
@@ -49,7 +48,7 @@ def verify_command(
     Example: wedlock solve monte-carlo 7 > win.txt; wedlock verify monte-carlo 7 --moves win.txt
     """
     try:
-        text = read_text(moves_file)
+        text = sys.stdin.read() if moves_file == "-" else read_text(moves_file)
     except (OSError, UnicodeDecodeError) as err:
         raise BadInput(f"cannot read moves file {moves_file!r}: {why_unreadable(err)}") from None
     game = game_named(game_name)
@@ -60,17 +59,9 @@ def verify_command(
     chosen, label = choose_deal(game.name, number, deal_file, rules_name if rules_name is not None else named)
     try:
         moves = parse_moves(chosen.game, chosen.rules, text)
-    except MoveSyntaxError as err:
+        check_moves_fit(moves, chosen)
+    except (MoveSyntaxError, GameNumberError) as err:
         raise BadInput(f"{moves_file}: {err}") from None
-    if moves.game is not None and moves.game != chosen.game.name:
-        raise BadInput(f"{moves_file} holds moves of {moves.game}, not {chosen.game.name}")
-    if moves.game_number is not None and chosen.number is not None:
-        try:  # compare canonical forms: "ms1", "#1" and "1" are the same game
-            same = str(GameNumber.parse(moves.game_number)) == chosen.number
-        except GameNumberError as err:
-            raise BadInput(f"{moves_file}: {err}") from None
-        if not same:
-            raise BadInput(f"{moves_file} holds moves of game {moves.game_number}, not {chosen.number}")
     replay = chosen.game.referee(chosen.rules, chosen.cards, moves.moves)
     if as_json:
         data = {**chosen.to_json(), "won": replay.won, "moves_played": replay.moves_played, "problem": replay.problem}

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from wedlock.games import game_named, rules_of
 from wedlock.tables import table
-from wedlock.winnable import ON_THE_FLY_SECONDS, winnable
+from wedlock.winnable import ON_THE_FLY_SECONDS, GaveUp, winnable
 
-from .common import Command, game_argument, input_errors, interruptible, json_option, rules_option, time_limit_option
+from .common import BadInput, Command, game_argument, input_errors, interruptible, json_option, rules_option, time_limit_option
+
+UNKNOWN_STATUS = 3  # as `solve` says unknown: fewer numbers than asked, for want of time
 
 
 @click.command("winnable", cls=Command)
@@ -48,11 +51,23 @@ def winnable_command(
     """
     game = game_named(game_name)
     rules = rules_of(game, rules_name)
+    if seed is not None and not shuffled:
+        raise BadInput("--seed goes with --random")
     known = table(game.name, rules.name)
     skipped: list[int] = []
+    seeded = int(seed) if seed is not None and seed.isdigit() else seed  # `--seed 1` is the API's seed=1
     found = winnable(
-        game.name, rules.name, count=count, lost=lost, shuffled=shuffled, seed=seed, start=start, stop=stop, time_limit=time_limit, skipped=skipped
+        game.name, rules.name, count=count, lost=lost, random=shuffled, seed=seeded, start=start, stop=stop, time_limit=time_limit, skipped=skipped
     )
+    try:
+        report(found, game, rules, known, count, lost, skipped, as_json)
+    except GaveUp as err:
+        click.echo(f"# stopped: {err}", err=True)
+        sys.exit(UNKNOWN_STATUS)
+
+
+def report(found, game, rules, known, count: int, lost: bool, skipped: list[int], as_json: bool) -> None:
+    """The numbers as text, one a line, or as JSON."""
     what = "lost" if lost else "winnable"
     if as_json:
         numbers = list(found)

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
-from functools import partial
+from itertools import islice
 from typing import Any
 
 from .errors import MissingExtra, WedlockError
 from .luck import luck_figures
 from .pipeline import solve
 from .search import Limits
+
+CONNECT_SECONDS = 10  # how long a scheduler has to answer
 
 
 class SchedulerError(WedlockError):
@@ -87,17 +90,47 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+TASK_SECONDS = 0.5  # what a worker's task should take: results flow, round trips stay cheap
+
+
 def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Iterator[dict[str, Any]]:
-    """Solve `numbers` with `jobs` processes (in this process when jobs is 1)."""
+    """Solve `numbers` with `jobs` processes (in this process when jobs is 1, and never
+    more processes than deals).
+
+    Each task is a few deals, as many as take about TASK_SECONDS by the deals solved so
+    far (one at first, at most `chunk_size`'s): fast deals travel in batches, and a slow
+    one's line is written as soon as it is solved, so an interrupted batch loses little."""
+    jobs = min(jobs, len(numbers))
     if jobs <= 1:
         for number in numbers:
             yield solve_number(job, number)
         return
     context = multiprocessing.get_context("spawn" if multiprocessing.get_start_method() != "fork" else "fork")
     pool = context.Pool(jobs, initializer=_worker_start)
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    most = chunk_size(len(numbers), jobs)
+    todo = iter(numbers)
+    solved, seconds, running = 0, 0.0, 0
+
+    def submit() -> int:
+        per_deal = seconds / solved if solved else TASK_SECONDS
+        size = max(1, min(most, int(TASK_SECONDS / max(per_deal, 1e-6))))
+        part = list(islice(todo, size))
+        if part:
+            pool.apply_async(solve_chunk, (job, part), callback=done.put, error_callback=done.put)
+        return bool(part)
+
     try:
-        work = partial(solve_chunk, job)
-        for records in pool.imap_unordered(work, chunks(numbers, chunk_size(len(numbers), jobs))):
+        for _ in range(2 * jobs):  # a task waiting for each worker as it finishes one
+            running += submit()
+        while running:
+            records = done.get()
+            running -= 1
+            if isinstance(records, BaseException):
+                raise records
+            solved += len(records)
+            seconds += sum(r["seconds"] for r in records)
+            running += submit()
             yield from records
         pool.close()
     finally:
@@ -113,9 +146,9 @@ def run_dask(job: Job, numbers: Sequence[str], address: str) -> Iterator[dict[st
     try:
         from distributed import Client
     except ImportError:
-        raise MissingExtra("--scheduler needs Dask's distributed package: pip install 'wedlock[dask]'") from None
+        raise MissingExtra("--scheduler needs Dask's distributed package: pip install distributed (wedlock's dask extra)") from None
     try:
-        client = Client(address)
+        client = Client(address, timeout=CONNECT_SECONDS)
     except (OSError, ValueError, TypeError) as err:  # nobody answers there; not an address
         raise SchedulerError(f"cannot reach a Dask scheduler at {address!r}: {err}") from None
     return _results_from(client, job, numbers)

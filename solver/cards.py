@@ -9,6 +9,7 @@ from .errors import CardError
 RANKS = "A23456789TJQK"
 SUITS = "CSHD"  # PySolFC's order: clubs 0, spades 1, hearts 2, diamonds 3
 SUIT_SYMBOLS = {"C": "\u2663", "S": "\u2660", "H": "\u2665", "D": "\u2666"}
+SUIT_LETTERS = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()} | {"\u2667": "C", "\u2664": "S", "\u2661": "H", "\u2662": "D"}
 
 
 @dataclass(frozen=True, order=True)
@@ -24,11 +25,13 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read `QD`, `TS`, `10s`, `ah` (rank then suit, any case)."""
+        """Read `QD`, `TS`, `10s`, `ah` or `Q♦` (rank then suit, any case)."""
+        if not isinstance(text, str):
+            raise CardError(f"a card is written as text, like 'QD', not {text!r}")
         t = text.strip().upper()
         if len(t) < 2:
             raise CardError(f"not a card: {text!r}")
-        rank_text, suit_text = t[:-1], t[-1]
+        rank_text, suit_text = t[:-1], SUIT_LETTERS.get(t[-1], t[-1])
         if rank_text == "10":
             rank_text = "T"
         if len(rank_text) != 1 or rank_text not in RANKS or suit_text not in SUITS:

@@ -1,12 +1,13 @@
 """Where deals come from: a PySolFC game number, or a file of cards in dealing order.
 
 Deal file format: the cards in dealing order (the first card dealt first), written like
-`QD`, `TS`, `10s` or `ah`, separated by spaces, commas or new lines. A `#` starts a comment
-that runs to the end of its line.
+`QD`, `TS`, `10s`, `ah` or `Q♦`, separated by spaces, commas or new lines. A `#` starts a
+comment that runs to the end of its line. What `deal --json` prints is read as well.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -46,12 +47,33 @@ def checked_cards(cards: list[Card], decks: int, has: str = "got") -> list[Card]
 
 
 def read_deal_file(path: str | Path, decks: int) -> list[Card]:
-    """Read a deal file (see the module docstring for its format)."""
+    """Read a deal file (see the module docstring for its format), or what `deal --json`
+    prints; a DealError names the file."""
     try:
         text = read_text(path)
     except (OSError, UnicodeDecodeError) as err:
         raise DealError(f"cannot read deal file {str(path)!r}: {why_unreadable(err)}") from None
-    return parse_deal_text(text, decks)
+    try:
+        if text.lstrip().startswith("{"):
+            return checked_cards(_json_cards(text), decks)
+        return parse_deal_text(text, decks)
+    except DealError as err:
+        raise DealError(f"{path}: {err}") from None
+
+
+def _json_cards(text: str) -> list[Card]:
+    """The cards of a deal as `deal --json` prints it: an object with a "cards" list."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise DealError("not valid JSON (a deal file is cards in dealing order, or what deal --json prints)") from None
+    cards = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise DealError('a JSON deal holds its cards as a "cards" list, like deal --json prints it')
+    try:
+        return [Card.parse(c) for c in cards]
+    except CardError as err:
+        raise DealError(str(err)) from None
 
 
 def format_deal_text(cards: list[Card], per_line: int = 13) -> str:

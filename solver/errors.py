@@ -25,6 +25,10 @@ class IllegalMoveError(WedlockError):
     """A move was read but is not legal in the position it is played in."""
 
 
+class LimitError(WedlockError):
+    """A time, node or state limit that is not one."""
+
+
 class RulesError(WedlockError):
     """An unknown game or rule-set name."""
 

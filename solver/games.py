@@ -21,7 +21,7 @@ class RuleSetNotGame(RulesError):
         self.rules, self.game = rules, game
 
 
-def _plain(name: str) -> str:
+def plain_name(name: str) -> str:
     """A name as the registry spells it: lower case, words joined by `-`."""
     return "-".join(name.strip().lower().replace("_", " ").split())
 
@@ -29,7 +29,9 @@ def _plain(name: str) -> str:
 def game_named(name: str) -> Game:
     """The game called `name` (any case; `Monte Carlo` is `monte-carlo`), or a RulesError
     that lists the games, or names the game when `name` is one of its rule sets."""
-    plain = _plain(name)
+    if not isinstance(name, str):
+        raise RulesError(f"a game is named by text, like 'monte-carlo', not {type(name).__name__}")
+    plain = plain_name(name)
     if plain in GAMES:
         return GAMES[plain]
     if plain == "montecarlo":
@@ -37,16 +39,37 @@ def game_named(name: str) -> Game:
     owners = [g.name for g in GAMES.values() if plain in g.rule_sets]
     if len(owners) == 1:
         raise RuleSetNotGame(plain, owners[0])
-    raise RulesError(f"unknown game {name.strip()!r}; choose one of {', '.join(GAMES)}")
+    raise RulesError(f"unknown game {_shown(name.strip())}; choose one of {', '.join(GAMES)}")
 
 
 def rules_of(game: Game, name: str | None) -> Any:
-    """The rule set `name` of `game` (any case; its default when None)."""
-    key = game.default_rules if name is None else name.strip().lower()
-    try:
-        return game.rule_sets[key]
-    except KeyError:
-        raise RulesError(f"unknown {game.title} rules {name!r}; choose one of {', '.join(game.rule_sets)}") from None
+    """The rule set `name` of `game`, its default when None. The name is read in any case
+    and spacing (`2 decks` is `2decks`), and PySolFC's own name of a game or its title
+    does too (`Monte Carlo (2 Decks)`)."""
+    if name is None:
+        return game.rule_sets[game.default_rules]
+    if not isinstance(name, str):
+        raise RulesError(f"a rule set is named by text, like 'pysol', not {type(name).__name__}")
+    squeezed = _squeezed(name)
+    if squeezed == "pysolfc":
+        squeezed = "pysol"
+    for rules in game.rule_sets.values():
+        if squeezed and squeezed in (rules.name, _squeezed(rules.title), _squeezed(rules.pysolfc or "")):
+            return rules
+    owners = [g.name for g in GAMES.values() if g is not game and any(squeezed == r for r in g.rule_sets)]
+    if owners:
+        raise RulesError(f"{squeezed} is a rule set of {owners[0]}, not of {game.name}; {game.name} has {', '.join(game.rule_sets)}")
+    raise RulesError(f"unknown {game.title} rules {_shown(name)}; choose one of {', '.join(game.rule_sets)}")
+
+
+def _squeezed(name: str) -> str:
+    """A name without case, spaces, dashes or underscores: `2 Decks` and `2-decks` are `2decks`."""
+    return "".join(c for c in name.lower() if c not in " -_")
+
+
+def _shown(name: str) -> str:
+    """A name as an error line quotes it: in full when short."""
+    return repr(name) if len(name) <= 40 else repr(name[:30] + "...")
 
 
 def rules_titled(game: Game, text: str) -> Any | None:

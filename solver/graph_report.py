@@ -144,7 +144,7 @@ def pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise MissingExtra("--png needs matplotlib: pip install 'wedlock[png]'") from None
+        raise MissingExtra("--png needs matplotlib: pip install matplotlib (wedlock's png extra)") from None
     return plt
 
 

@@ -1,7 +1,7 @@
 """Reading the files a user names: deals, moves, lists of game numbers, results.
 
 Each is read whole, so a device such as /dev/zero, which never ends, is refused before a
-byte is read rather than filling the memory. Pipes (`/dev/stdin` fed by a shell) are files
+byte is read rather than filling the memory (but /dev/null, which ends at once). Pipes (`/dev/stdin` fed by a shell) are files
 that end and are read as usual.
 """
 
@@ -19,7 +19,7 @@ def open_file(path: str | Path) -> BinaryIO:
     show a user, when it cannot be read or is a device."""
     f = open(path, "rb")
     mode = os.fstat(f.fileno()).st_mode
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not os.path.samefile(path, os.devnull):  # /dev/null ends at once
         f.close()
         raise OSError(errno.EINVAL, "a device, not a file", str(path))
     return f
@@ -40,4 +40,6 @@ def read_text(path: str | Path) -> str:
 
 def why_unreadable(err: OSError | UnicodeDecodeError) -> str:
     """What stopped `read_bytes` or `read_text`, in words for an error line."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {err.start + 1:,})"
     return getattr(err, "strerror", None) or str(err)

@@ -47,7 +47,7 @@ class Line(tuple):
 
     def text(self) -> str:
         """One numbered move a line, as `solve` prints them and `verify` reads them back."""
-        return "".join(f"{i}. {move.text()}\n" for i, move in enumerate(self, 1))
+        return "\n".join(f"{i}. {move.text()}" for i, move in enumerate(self, 1))
 
     def to_json(self) -> list[dict[str, Any]]:
         """The moves as a JSON list, as `solve --json` prints them."""

@@ -20,9 +20,9 @@ from typing import Any
 
 from .errors import MoveSyntaxError
 from .game import Game
-from .games import rules_titled
+from .games import GAMES, plain_name, rules_titled
 
-_NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s")
+_NUMBERED = re.compile(r"^\s*([0-9]+)[.)]\s")
 _HEADER = re.compile(r"#\s*(?P<title>.*?)(?:,\s*game\s+(?P<number>\S+?))?\s*$")
 
 
@@ -44,58 +44,90 @@ def parse_moves(game: Game, rules: Any, text: str) -> MoveList:
     header = named_in(game, text)
     lines = text.splitlines()
     numbered = any(_NUMBERED.match(line) for line in lines)
-    moves = []
+    moves: list[Any] = []
     for line_no, line in enumerate(lines, 1):
         stripped = line.strip()
-        if numbered and not _NUMBERED.match(line):
-            continue
+        number = _NUMBERED.match(line)
+        if numbered and not number:
+            if stripped and not stripped.startswith("#") and _reads_as_move(game, rules, stripped):
+                raise MoveSyntaxError(f"line {line_no}: a move without its number, among numbered moves")
+            continue  # commentary: a header, a board
         if not stripped or stripped.startswith("#"):
             continue
+        if number and int(number.group(1)) != len(moves) + 1:
+            raise MoveSyntaxError(f"line {line_no}: move {int(number.group(1)):,} where move {len(moves) + 1:,} belongs")
         try:
             moves.append(game.parse_move_text(rules, stripped))
         except MoveSyntaxError as err:
             raise MoveSyntaxError(f"line {line_no}: {err}") from None
-    return MoveList(moves, rules=header.rules, game_number=header.game_number)
+    return MoveList(moves, rules=header.rules, game_number=header.game_number, game=header.game)
+
+
+def _reads_as_move(game: Game, rules: Any, text: str) -> bool:
+    try:
+        game.parse_move_text(rules, text)
+    except MoveSyntaxError:
+        return False
+    return True
 
 
 def named_in(game: Game, text: str) -> MoveList:
-    """The rule set and game number a moves file names (no moves read): a JSON file's
-    `rules` and `game_number`, or what the header of `solve`'s text output says."""
+    """The game, rule set and game number a moves file names (no moves read): a JSON
+    file's `game`, `rules` and `game_number`, or what the header of `solve`'s text output
+    says (`# Weddings (PySolFC), game 617`)."""
     body = text.strip()
     if body.startswith("{"):
         try:
             data = json.loads(body)
         except (ValueError, RecursionError):
             return MoveList([])  # parse_moves says what is wrong with it
-        if isinstance(data, dict):
-            number = data.get("game_number")
-            rules = data.get("rules") if isinstance(data.get("rules"), str) else None
-            return MoveList([], rules, None if number is None else str(number))
-        return MoveList([])
+        return _meta(data) if isinstance(data, dict) else MoveList([])
     for line in text.splitlines():
         match = _HEADER.fullmatch(line.strip()) if line.lstrip().startswith("#") else None
-        found = rules_titled(game, match.group("title")) if match else None
-        if found is not None:
-            return MoveList([], found.name, match.group("number") if match else None)
+        if match:
+            for owner in (game, *(g for g in GAMES.values() if g is not game)):
+                found = rules_titled(owner, match.group("title"))
+                if found is not None:
+                    return MoveList([], found.name, match.group("number"), owner.name)
         if line.strip() and not line.lstrip().startswith("#"):
             break  # the header comes before the first move
     return MoveList([])
+
+
+def _meta(data: dict[str, Any]) -> MoveList:
+    """What a JSON moves file says of its deal, its types checked."""
+    game, rules, number = data.get("game"), data.get("rules"), data.get("game_number")
+    for key, value in (("game", game), ("rules", rules)):
+        if value is not None and not isinstance(value, str):
+            raise MoveSyntaxError(f'"{key}" is a name, like "monte-carlo", not {value!r}')
+    if number is not None and (isinstance(number, bool) or not isinstance(number, (str, int))):
+        raise MoveSyntaxError(f'"game_number" is a game number, like "12345", not {number!r}')
+    return MoveList(
+        [],
+        rules=None if rules is None else rules.strip().lower(),
+        game_number=None if number is None else str(number),
+        game=None if game is None else plain_name(game),
+    )
 
 
 def _parse_json(game: Game, body: str) -> MoveList:
     try:
         data = json.loads(body)
     except json.JSONDecodeError as err:
+        if err.msg == "Extra data" and all(line.lstrip().startswith("{") for line in body.splitlines() if line.strip()):
+            raise MoveSyntaxError("several JSON lines: give one line (one deal) of a results file") from None
         raise MoveSyntaxError(f"not valid JSON: {err.msg} at line {err.lineno}") from None
     except (ValueError, RecursionError):  # what Python's reader refuses beyond the syntax
         raise MoveSyntaxError("not JSON this reads: a number too long or lists nested too deep") from None
-    meta: dict[str, Any] = {}
+    meta = MoveList([])
     if isinstance(data, dict):
-        meta = data
-        if isinstance(data.get("moves"), list):
+        meta = _meta(data)
+        if "moves" in data and isinstance(data["moves"], list):
             data = data["moves"]
-        elif isinstance(data.get("solution"), list):
+        elif "solution" in data:
             data = data["solution"]
+            if not isinstance(data, list):
+                raise MoveSyntaxError('"solution" is a list of moves')
         elif "verdict" in data:
             raise MoveSyntaxError("this result holds no moves: only a won deal's line has them (batch --solutions)")
         else:
@@ -108,10 +140,4 @@ def _parse_json(game: Game, body: str) -> MoveList:
             moves.append(game.parse_move_json(obj))
         except MoveSyntaxError as err:
             raise MoveSyntaxError(f"move {i}: {err}") from None
-    number = meta.get("game_number")
-    return MoveList(
-        moves,
-        rules=meta.get("rules") if isinstance(meta.get("rules"), str) else None,
-        game_number=None if number is None else str(number),
-        game=meta.get("game") if isinstance(meta.get("game"), str) else None,
-    )
+    return MoveList(moves, meta.rules, meta.game_number, meta.game)

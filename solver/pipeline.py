@@ -15,11 +15,12 @@ from typing import Any
 from . import __version__
 from .cards import Card
 from .deals import checked_cards, parse_deal_text, read_deal_file
-from .errors import DealError, GameNumberError, WedlockError
+from .errors import DealError, GameNumberError, LimitError, MoveSyntaxError, RulesError
 from .game import Game, Progress, Replay
-from .games import game_named, rules_of
+from .games import GAMES, game_named, rules_of
+from .input_files import read_text, why_unreadable
 from .lines import Line, Move
-from .movefile import named_in, parse_moves
+from .movefile import MoveList, named_in, parse_moves
 from .numbering import GameNumber
 from .search import Limits, Verdict
 from .words import counted
@@ -80,7 +81,7 @@ def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal
     >>> deal("matrimony", 1).title
     'Matrimony (PySolFC)'
     """
-    chosen = game if not isinstance(game, str) else game_named(game)
+    chosen = game_of(game)
     if isinstance(source, Deal):
         if source.game is not chosen:
             raise DealError(f"that is a deal of {source.game.name}, not of {chosen.name}")
@@ -94,14 +95,27 @@ def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal
         return Deal(chosen, rule_set, tuple(chosen.numbered_deal(rule_set, canonical)), canonical)
     if isinstance(source, str):
         cards = parse_deal_text(source, chosen.decks(rule_set))
+    elif isinstance(source, (list, tuple)):
+        cards = [c if isinstance(c, Card) else Card.parse(c) for c in source]
     else:
-        cards = [c if isinstance(c, Card) else Card.parse(c) for c in source]  # type: ignore[union-attr]
+        raise DealError(f"a deal is a game number, a list of cards or a Deal, not {type(source).__name__}")
     return Deal(chosen, rule_set, tuple(_checked(chosen, rule_set, cards)), None)
+
+
+def game_of(game: str | Game) -> Game:
+    """The game a caller names: its name (any case) or the game itself."""
+    if isinstance(game, str):
+        return game_named(game)
+    if any(game is g for g in GAMES.values()):
+        return game
+    raise RulesError(f"a game is named by text, like 'monte-carlo', not {type(game).__name__}")
 
 
 def deal_from_file(game: str | Game, path: str | Path, rules: str | None = None) -> Deal:
     """The deal in a deal file (the cards in dealing order; see `deals`)."""
-    chosen = game if not isinstance(game, str) else game_named(game)
+    if not isinstance(path, (str, Path)):
+        raise DealError(f"a deal file is named by its path, not {type(path).__name__}")
+    chosen = game_of(game)
     rule_set = rules_of(chosen, rules)
     cards = read_deal_file(path, chosen.decks(rule_set))
     return Deal(chosen, rule_set, tuple(_checked(chosen, rule_set, cards)), None)
@@ -114,6 +128,8 @@ def _number_in(source: Any) -> GameNumber | None:
     if isinstance(source, bool):
         raise GameNumberError(f"bad game number {source!r}")
     if isinstance(source, int):
+        if source.bit_length() > 4000:  # past what Python writes out as digits
+            raise GameNumberError("bad game number: too many digits")
         return GameNumber.parse(str(source))
     if isinstance(source, str):
         if len(source.replace(",", " ").split()) > 3:  # a deal's cards, not `#1 234`
@@ -215,7 +231,7 @@ def solve(
     <Verdict.LOST: 'lost'>
     """
     chosen = deal(game, source, rules)
-    limits = Limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+    limits = checked_limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
     answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress)
     if answer.verdict == Verdict.WON:
         replay = chosen.game.referee(chosen.rules, chosen.cards, answer.moves)
@@ -225,14 +241,24 @@ def solve(
     return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by)
 
 
-Moves = str | Iterable[Any]
+def checked_limits(node_limit: int | None = None, time_limit: float | None = None, max_states: int | None = None) -> Limits:
+    """Limits a caller gave, checked: seconds 0 or more, counts 1 or more, or None."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit >= 0):
+        raise LimitError(f"a time limit is a number of seconds, 0 or more, or None; not {time_limit!r}")
+    for name, count in (("node_limit", node_limit), ("max_states", max_states)):
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+            raise LimitError(f"{name} is a whole number, 1 or more, or None; not {count!r}")
+    return Limits(node_limit=node_limit, time_limit=None if time_limit is None else float(time_limit), max_states=max_states)
+
+
+Moves = str | Path | Iterable[Any]
 
 
 def verify(game: str | Game, source: DealSource, moves: Moves, rules: str | None = None) -> Replay:
     """Replay moves on a deal with the referee: a legal win, or the first problem.
-    `moves` is a `Line` (or `Move`s, or a game's own move values), or the text of a moves
-    file (what `solve` prints, as text or JSON); a moves file's rule set counts when
-    `rules` is None.
+    `moves` is a `Line` (or a list of `Move`s, their text or JSON forms, or a game's own
+    move values), a `Solution`, the text of a moves file (what `solve` prints, as text or
+    JSON), or the `Path` of one; a moves file's rule set counts when `rules` is None.
 
     >>> line = solve("monte-carlo", 12345).moves
     >>> verify("monte-carlo", 12345, line).won
@@ -242,19 +268,58 @@ def verify(game: str | Game, source: DealSource, moves: Moves, rules: str | None
     >>> verify("monte-carlo", 12345, line[1:]).problem
     'move 1 (consolidate): the grid has no gap to close'
     """
-    chosen_game = game if not isinstance(game, str) else game_named(game)
+    chosen_game = game_of(game)
+    if isinstance(moves, Solution):
+        moves = moves.moves
+    if isinstance(moves, Path):
+        try:
+            moves = read_text(moves)
+        except (OSError, UnicodeDecodeError) as err:
+            raise MoveSyntaxError(f"cannot read moves file {str(moves)!r}: {why_unreadable(err)}") from None
     if isinstance(moves, str):
         chosen = deal(chosen_game, source, rules if rules is not None else moves_rules(chosen_game, moves))
-        raw = parse_moves(chosen.game, chosen.rules, moves).moves
-    else:
+        found = parse_moves(chosen.game, chosen.rules, moves)
+        check_moves_fit(found, chosen)
+        raw = found.moves
+    elif isinstance(moves, (list, tuple)):
         chosen = deal(chosen_game, source, rules)
-        raw = [m.raw if isinstance(m, Move) else m for m in moves]
+        raw = [_raw_move(chosen, m) for m in moves]
+    else:
+        raise MoveSyntaxError(f"moves are a list of moves or the text of a moves file, not {type(moves).__name__}")
     return chosen.game.referee(chosen.rules, chosen.cards, raw)
 
 
+def _raw_move(chosen: Deal, move: Any) -> Any:
+    """A game's own move value from a `Move`, its text or its JSON form."""
+    if isinstance(move, Move):
+        if move.game is not chosen.game:
+            raise MoveSyntaxError(f"a move of {move.game.name} given for {chosen.game.name}")
+        return move.raw
+    if isinstance(move, str):
+        return chosen.game.parse_move_text(chosen.rules, move)
+    if isinstance(move, dict):
+        return chosen.game.parse_move_json(move)
+    as_json = getattr(move, "to_json", None)  # a game's own move value: checked by its JSON form
+    if as_json is None:
+        raise MoveSyntaxError(f"not a move: {move!r}")
+    return chosen.game.parse_move_json(as_json())
+
+
+def check_moves_fit(found: MoveList, chosen: Deal) -> None:
+    """That moves read from a file are for this game and deal, as far as the file says."""
+    if found.game is not None and found.game != chosen.game.name:
+        raise MoveSyntaxError(f"these are moves of {found.game}, not {chosen.game.name}")
+    if found.game_number is not None and chosen.number is not None:
+        if str(GameNumber.parse(found.game_number)) != chosen.number:  # `ms1`, `#1` and `1` are one game
+            raise MoveSyntaxError(f"these are moves of game {found.game_number}, not {chosen.number}")
+
+
 def moves_rules(game: Game, text: str) -> str | None:
-    """The rule set a moves file names, checked against the game's."""
-    named = named_in(game, text).rules
-    if named is not None and named.lower() not in game.rule_sets:
-        raise WedlockError(f"the moves name rules {named!r}, which {game.title} does not have")
-    return named
+    """The rule set a moves file names, checked against the game's (and the file's game
+    against `game`)."""
+    named = named_in(game, text)
+    if named.game is not None and named.game != game.name:
+        raise MoveSyntaxError(f"these are moves of {named.game}, not {game.name}")
+    if named.rules is not None and named.rules not in game.rule_sets:
+        raise MoveSyntaxError(f"the moves name rules {named.rules!r}, which {game.title} does not have")
+    return named.rules

@@ -1,8 +1,9 @@
 """RANGE arguments: which game numbers a batch solves.
 
-A range is `A-B` (inclusive; both plain numbers or both `msN`), a list `A,B,C`, or
-`@FILE`, a file with one of those a line (`#` starts a comment). Numbers come out in the
-form batch writes them (`ms7` is game 7), in order, each once.
+A range is `A-B` (inclusive; both plain numbers or both `msN`), a list `A,B,C` whose items
+may be ranges (`1-3,7`), or `@FILE`, a file with one of those a line (`#` starts a
+comment). Numbers come out in the form batch writes them (`ms7` is game 7), in order,
+each once.
 """
 
 from __future__ import annotations
@@ -48,8 +49,18 @@ def _numbers_of(text: str) -> list[str]:
             if len(numbers) > MOST_DEALS:
                 raise RangeError(f"{path}: more than {MOST_DEALS:,} deals in one run; split it (--resume continues a file)")
         return _unique(numbers)
-    if "," in text:
-        return _unique([_number(item, "the list") for item in text.split(",")])
+    if "," in text:  # a list, whose items may be ranges: 1-3,7
+        numbers = []
+        for item in text.split(","):
+            numbers += _numbers_of(item.strip()) if "-" in item.strip()[1:] else [_number(item, "the list")]
+            if len(numbers) > MOST_DEALS:
+                raise RangeError(f"more than {MOST_DEALS:,} deals in one run; split it (--resume continues a file)")
+        return _unique(numbers)
+    return _span(text)
+
+
+def _span(text: str) -> list[str]:
+    """The numbers of `A-B`, or of a single number."""
     first, dash, last = text.partition("-")
     if not dash:
         return [_number(text, "the range")]

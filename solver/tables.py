@@ -22,7 +22,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .errors import WedlockError
+from .errors import GameNumberError, RulesError, WedlockError
+from .games import game_named, rules_of
+from .numbering import MS_LIMIT, GameNumber
 from .records import conflict
 from .search import Verdict
 
@@ -170,13 +172,23 @@ def table(game: str, rules: str) -> Table | None:
     return Table.from_bytes(data)
 
 
-def lookup(game: str, rules: str, number: int) -> Verdict | None:
-    """The published verdict of a game number, or None when no table covers it.
+def lookup(game: str, number: int | str, rules: str | None = None) -> Verdict | None:
+    """The published verdict of a game number (as `deal` reads it), or None when no table
+    covers it.
 
-    >>> lookup("monte-carlo", "pysol", 12345), lookup("monte-carlo", "strict", 3)
+    >>> lookup("monte-carlo", 12345), lookup("monte-carlo", "#3", rules="strict")
     (<Verdict.WON: 'won'>, <Verdict.LOST: 'lost'>)
     >>> table("monte-carlo", "pysol").counts()
     {'won': 888174, 'lost': 111826, 'unknown': 0}
     """
-    found = table(game, rules)
-    return None if found is None else found.verdict(number)
+    chosen = game_named(game) if isinstance(game, str) else None
+    if chosen is None:
+        raise RulesError(f"a game is named by text, like 'monte-carlo', not {type(game).__name__}")
+    rule_set = rules_of(chosen, rules)
+    if isinstance(number, bool) or not isinstance(number, (int, str)):
+        raise GameNumberError(f"bad game number {number!r}")
+    parsed = GameNumber.parse(str(number))
+    found = table(chosen.name, rule_set.name)
+    if found is None or (parsed.microsoft and parsed.seed >= MS_LIMIT):  # tables hold the plain numbers
+        return None
+    return found.verdict(parsed.seed)

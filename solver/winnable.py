@@ -9,12 +9,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .games import game_named, rules_of
-from .pipeline import solve
+from .errors import WedlockError
+from .game import Game
+from .games import rules_of
+from .pipeline import checked_limits, game_of, solve
+from .ranges import RangeError
 from .search import Verdict
 from .tables import table
 
 ON_THE_FLY_SECONDS = 10.0  # a deal past the table that takes longer is passed over as unknown
+PATIENCE = 120.0  # seconds of solving past the table without a find before the search stops
+
+
+class GaveUp(WedlockError):
+    """Solving past the table found nothing for a long while: such deals are rare there,
+    or come out unknown within the time limit."""
 
 
 @dataclass(frozen=True)
@@ -32,32 +41,62 @@ def winnable(
     *,
     count: int = 10,
     lost: bool = False,
-    shuffled: bool = False,
+    random: bool = False,
     seed: Any = None,
     start: int = 1,
     stop: int | None = None,
     time_limit: float | None = ON_THE_FLY_SECONDS,
     skipped: list[int] | None = None,
+    patience: float = PATIENCE,
 ) -> Iterator[Found]:
     """Up to `count` game numbers from `start` to `stop` proven winnable (proven lost with
-    `lost`): in order, or in a random order with `shuffled` (seeded by `seed`; `stop` is
+    `lost`): in order, or in a random order with `random` (seeded by `seed`; `stop` is
     then the table's end unless given). A number the shipped table covers is answered
     from it; one past it is solved, within `time_limit` seconds; a deal that is unknown
     (in the table, or once solved) is passed over and added to `skipped`, when given.
+    When `patience` seconds of solving past the table find nothing, a `GaveUp` is raised:
+    such deals are rare there, or come out unknown within the time limit.
 
     >>> [f.number for f in winnable("monte-carlo", "strict", count=3, lost=True)]
     [3, 4, 5]
-    >>> [f.number for f in winnable("monte-carlo", count=3, shuffled=True, seed=1)]
+    >>> [f.number for f in winnable("monte-carlo", count=3, random=True, seed=1)]
     [596855, 888601, 841239]
     """
-    chosen = game_named(game)
+    chosen = game_of(game)
     rule_set = rules_of(chosen, rules)
+    for name, value in (("count", count), ("start", start), ("stop", stop)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise RangeError(f"{name} is a whole number, 1 or more; not {value!r}")
+    if stop is not None and start > stop:
+        raise RangeError(f"the range {start:,}-{stop:,} is empty: start at or before the stop")
+    if seed is not None and not isinstance(seed, (int, str)):
+        raise RangeError(f"a seed is a whole number or text, not {type(seed).__name__}")
+    checked_limits(time_limit=time_limit)
     wanted = Verdict.LOST if lost else Verdict.WON
     known = table(chosen.name, rule_set.name)
-    if shuffled and stop is None:
-        stop = max(start, 0 if known is None else known.last)
-    numbers = _shuffled(start, stop, random_numbers.Random(seed)) if shuffled and stop is not None else _upward(start, stop)
+    if random and stop is None:
+        if known is None or start > known.last:
+            raise RangeError("drawing at random past the published table needs the last number to draw from")
+        stop = known.last
+    numbers = _shuffled(start, stop, random_numbers.Random(seed)) if random and stop is not None else _upward(start, stop)
+    return _found(chosen, rule_set, numbers, count, wanted, time_limit, skipped, patience)
+
+
+def _found(
+    chosen: Game,
+    rule_set: Any,
+    numbers: Iterator[int],
+    count: int,
+    wanted: Verdict,
+    time_limit: float | None,
+    skipped: list[int] | None,
+    patience: float,
+) -> Iterator[Found]:
+    """The numbers with the verdict wanted, answered from the table or solved, in turn."""
+    known = table(chosen.name, rule_set.name)
     given = 0
+    searching = 0.0  # seconds solved since the last find
+    what = "lost" if wanted == Verdict.LOST else "winnable"
     for number in numbers:
         if given == count:
             return
@@ -66,6 +105,9 @@ def winnable(
         if verdict is None:
             result = solve(chosen, number, rule_set.name, time_limit=time_limit)
             verdict, seconds = result.verdict, result.seconds
+            searching = 0.0 if verdict == wanted else searching + seconds
+            if searching > patience:
+                raise GaveUp(f"{searching:,.0f} s of solving, up to game {number:,}, found no further deal proven {what}")
         if verdict == wanted:
             given += 1
             yield Found(number, from_table, seconds)

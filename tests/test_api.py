@@ -145,3 +145,63 @@ def test_a_batch_line_is_the_record_of_the_api_answer(tmp_path) -> None:
     expected = wedlock.solve("monte-carlo", 12345, "weddings").record(solutions=True)
     printed = json.loads(line)
     assert {k: v for k, v in printed.items() if k != "seconds"} == {k: v for k, v in expected.items() if k != "seconds"}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: wedlock.solve("monte-carlo", None),
+        lambda: wedlock.solve("monte-carlo", 1.5),
+        lambda: wedlock.solve("monte-carlo", b"12345"),
+        lambda: wedlock.solve(None, 1),
+        lambda: wedlock.solve("monte-carlo", 1, rules=5),
+        lambda: wedlock.solve("monte-carlo", 1, time_limit="10"),
+        lambda: wedlock.solve("monte-carlo", 1, time_limit=-1),
+        lambda: wedlock.solve("monte-carlo", 1, time_limit=float("nan")),
+        lambda: wedlock.solve("monte-carlo", 1, node_limit=-5),
+        lambda: wedlock.deal("monte-carlo", [None] * 52),
+        lambda: wedlock.deal("monte-carlo", 10**5000),
+        lambda: wedlock.deal_from_file("monte-carlo", 5),
+        lambda: wedlock.verify("monte-carlo", 1, None),
+        lambda: wedlock.verify("monte-carlo", 1, [object()]),
+        lambda: wedlock.analyze("monte-carlo", None),
+        lambda: wedlock.lookup("monte-carlo", "foo"),
+        lambda: wedlock.lookup("monte-carlo", 5, rules="foo"),
+        lambda: wedlock.lookup("Patience", 5),
+        lambda: wedlock.winnable("monte-carlo", count=-1),
+        lambda: wedlock.winnable("monte-carlo", count="3"),
+        lambda: wedlock.winnable("monte-carlo", start=True),
+        lambda: wedlock.winnable("monte-carlo", start=10, stop=5),
+        lambda: wedlock.Card.parse(5),
+    ],
+)
+def test_bad_arguments_raise_a_wedlock_error(call) -> None:
+    with pytest.raises(wedlock.WedlockError):
+        call()
+
+
+def test_verify_takes_moves_in_every_form_a_user_has_them(tmp_path) -> None:
+    result = wedlock.solve("monte-carlo", 12345)
+    saved = tmp_path / "win.txt"
+    saved.write_text(result.moves.text())
+    forms = [result, result.moves, list(result.moves), result.moves.to_json(), [m.text() for m in result.moves], saved, result.moves.raw()]
+    for moves in forms:
+        assert wedlock.verify("monte-carlo", 12345, moves).won, type(moves)
+    with pytest.raises(wedlock.WedlockError, match="moves of game 12345, not 7"):
+        wedlock.verify("monte-carlo", 7, json.dumps(result.to_json()))
+    with pytest.raises(wedlock.WedlockError, match="moves of monte-carlo, not matrimony"):
+        wedlock.verify("matrimony", 7, run("solve", "monte-carlo", "7").stdout)
+
+
+def test_lookup_reads_numbers_and_names_as_deal_does() -> None:
+    assert wedlock.lookup("Monte Carlo", "#12,345") == wedlock.lookup("monte-carlo", 12345, rules="PySolFC") == Verdict.WON
+    assert wedlock.lookup("monte-carlo", "ms40000") is None  # not the plain game 40,000
+    assert wedlock.lookup("monte-carlo", 3, rules="strict") == Verdict.LOST
+
+
+def test_winnable_gives_up_where_solving_finds_nothing() -> None:
+    from wedlock.winnable import GaveUp
+
+    found = wedlock.winnable("matrimony", "pysol", lost=True, count=1, start=10_001, time_limit=0.1, patience=0.5)
+    with pytest.raises(GaveUp, match="found no further deal proven lost"):
+        next(found)

@@ -453,7 +453,7 @@ class _SchedulerThatGoesAway:
     """Stands in for a Dask client whose scheduler dies after the first task: that task's
     records arrive, every later one is cancelled the way distributed cancels them."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, timeout: float | None = None) -> None:
         pass
 
     def __enter__(self):

@@ -155,7 +155,7 @@ def test_scheduler_without_dask_says_how_to_get_it(tmp_path: Path, monkeypatch: 
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
     out = tmp_path / "r.jsonl"
     result = run("batch", "monte-carlo", "1-3", "--scheduler", "tcp://127.0.0.1:1", "--out", out)
-    assert_bad_input(result, "--scheduler needs", "pip install 'wedlock[dask]'")
+    assert_bad_input(result, "--scheduler needs", "pip install distributed")
     assert not out.exists()
 
 
@@ -194,3 +194,90 @@ def test_help_shows_defaults_with_thousands_separators() -> None:
     assert "[default: 20,000,000]" in solve
     batch = " ".join(run("batch", "--help").stdout.split())
     assert "[default: 1,000]" in batch and "[default: 2,000]" in batch and "20000000" not in batch
+
+
+def test_a_list_may_hold_ranges(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("batch", "monte-carlo", "1-3,7", "--out", out, "--quiet", "--jobs", "1").exit_code == 0
+    assert [json.loads(x)["game_number"] for x in out.read_text().splitlines()] == ["1", "2", "3", "7"]
+
+
+@pytest.mark.parametrize("name", ["2decks", "2 decks", "2-Decks", "Monte Carlo (2 Decks)", "monte carlo, 2 decks (pysolfc)"])
+def test_rule_sets_are_read_by_name_pysolfcs_name_or_title(name: str) -> None:
+    assert json.loads(run("deal", "monte-carlo", "5", "--rules", name, "--json").stdout)["rules"] == "2decks"
+
+
+def test_a_rule_set_of_the_other_game_says_so() -> None:
+    assert_bad_input(run("deal", "monte-carlo", "5", "--rules", "arnold"), "arnold is a rule set of matrimony, not of monte-carlo")
+
+
+def test_verify_checks_the_numbering_of_numbered_moves(tmp_path: Path) -> None:
+    lines = run("solve", "monte-carlo", "12345").stdout.splitlines()
+    inserted = [*lines[:4], "B2 4S + B3 4D", *lines[4:]]  # a move with no number among numbered ones
+    moves = tmp_path / "m.txt"
+    moves.write_text("\n".join(inserted))
+    assert_bad_input(run("verify", "monte-carlo", "12345", "--moves", moves), "line 5", "a move without its number")
+    renumbered = [*lines[:3], lines[3].replace("2.", "3.", 1), *lines[4:]]
+    moves.write_text("\n".join(renumbered))
+    assert_bad_input(run("verify", "monte-carlo", "12345", "--moves", moves), "line 4", "move 3 where move 2 belongs")
+
+
+def test_verify_reads_moves_from_stdin_and_names_a_whole_results_file(tmp_path: Path) -> None:
+    text = run("solve", "monte-carlo", "7").stdout
+    assert RUNNER_INPUT(["verify", "monte-carlo", "7", "--moves", "-"], text).exit_code == 0
+    out = tmp_path / "r.jsonl"
+    run("batch", "monte-carlo", "1-2", "--solutions", "--out", out, "--quiet", "--jobs", "1")
+    assert_bad_input(run("verify", "monte-carlo", "1", "--moves", out), "several JSON lines", "one line")
+
+
+def RUNNER_INPUT(args: list[str], text: str):
+    from click.testing import CliRunner
+
+    return CliRunner().invoke(cli, args, input=text)
+
+
+def test_a_deal_file_may_be_deal_json_or_use_suit_symbols(tmp_path: Path) -> None:
+    printed = run("deal", "matrimony", "9", "--json").stdout
+    as_json = tmp_path / "d.json"
+    as_json.write_text(printed)
+    assert json.loads(run("deal", "matrimony", "--deal-file", as_json, "--json").stdout)["cards"] == json.loads(printed)["cards"]
+    cards = json.loads(run("deal", "monte-carlo", "9", "--json").stdout)["cards"]
+    symbols = tmp_path / "s.txt"
+    symbols.write_text(" ".join(c[0] + {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}[c[1]] for c in cards))
+    assert json.loads(run("deal", "monte-carlo", "--deal-file", symbols, "--json").stdout)["cards"] == cards
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2 3")
+    assert_bad_input(run("deal", "monte-carlo", "--deal-file", bad), f"{bad}: line 1: unknown card '1'")
+
+
+def test_dev_null_is_an_empty_file_not_a_refused_device() -> None:
+    assert_bad_input(run("stats", "/dev/null"), "no results in /dev/null")
+
+
+def test_long_input_is_cut_short_in_the_error_line() -> None:
+    result = run("deal", "x" * 100_000, "5")
+    assert result.exit_code == 2 and len(result.stderr) < 400
+
+
+def test_closed_stderr_does_not_change_the_verdict(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["bash", "-c", f"exec 2>&-; {sys.executable} -m wedlock solve monte-carlo 1 >/dev/null; echo $?"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert done.stdout.strip() == "0"
+
+
+def test_output_in_an_encoding_without_suit_symbols_is_utf8(tmp_path: Path) -> None:
+    out = tmp_path / "m.txt"
+    with open(out, "wb") as f:
+        done = subprocess.run([sys.executable, "-m", "wedlock", "solve", "matrimony", "2", "--rules", "arnold"], cwd=ROOT, stdout=f, env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert done.returncode == 0 and "♥".encode() in out.read_bytes()
+    assert run("verify", "matrimony", "2", "--rules", "arnold", "--moves", out).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_the_groups_own_output_into_a_closed_pipe_is_141_too(args: list[str]) -> None:
+    proc = wedlock(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    _, stderr = proc.communicate(timeout=60)
+    assert (proc.returncode, stderr) == (141, b"")

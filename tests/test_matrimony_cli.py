@@ -101,7 +101,8 @@ def test_bad_deal_file(cards: list[str], says: list[str], tmp_path: Path) -> Non
 
 
 def test_unknown_rules_lists_both() -> None:
-    assert_bad_input(run("solve", "matrimony", "1", "--rules", "strict"), "'strict'", "arnold", "pysol")
+    assert_bad_input(run("solve", "matrimony", "1", "--rules", "strict"), "strict is a rule set of monte-carlo", "arnold", "pysol")
+    assert_bad_input(run("solve", "matrimony", "1", "--rules", "bogus"), "'bogus'", "arnold", "pysol")
 
 
 # --- solve --------------------------------------------------------------------------------

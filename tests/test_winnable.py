@@ -59,8 +59,8 @@ def test_a_table_round_trips_and_says_unknown_where_a_deal_is() -> None:
 
 def test_lookup_agrees_with_the_solver_on_a_few_deals() -> None:
     for game, rules, number in (("monte-carlo", "pysol", 12345), ("monte-carlo", "strict", 3), ("matrimony", "arnold", 2), ("monte-carlo", "weddings", 8)):
-        assert lookup(game, rules, number) == wedlock.solve(game, number, rules).verdict
-    assert lookup("monte-carlo", "pysol", 1_000_001) is None
+        assert lookup(game, number, rules) == wedlock.solve(game, number, rules).verdict
+    assert lookup("monte-carlo", 1_000_001, "pysol") is None
     assert file_name("monte-carlo", "pysol") == "monte-carlo-pysol.bits"
 
 
@@ -73,7 +73,7 @@ def test_winnable_prints_numbers_the_table_proves_won() -> None:
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "# Monte Carlo (PySolFC): game numbers proven winnable (published table of games 1-1,000,000)"
     numbers = numbers_of(result.stdout)
-    assert numbers == [n for n in range(1, 100) if lookup("monte-carlo", "pysol", n) == Verdict.WON][:5]
+    assert numbers == [n for n in range(1, 100) if lookup("monte-carlo", n, "pysol") == Verdict.WON][:5]
 
 
 def test_winnable_lost_and_json() -> None:
@@ -88,7 +88,7 @@ def test_winnable_at_random_is_seeded() -> None:
     first = numbers_of(run("winnable", "matrimony", "--rules", "arnold", "--random", "--seed", "1", "--count", "6").stdout)
     assert first == numbers_of(run("winnable", "matrimony", "--rules", "arnold", "--random", "--seed", "1", "--count", "6").stdout)
     assert first != numbers_of(run("winnable", "matrimony", "--rules", "arnold", "--random", "--seed", "2", "--count", "6").stdout)
-    assert len(set(first)) == 6 and all(lookup("matrimony", "arnold", n) == Verdict.WON for n in first)
+    assert len(set(first)) == 6 and all(lookup("matrimony", n, "arnold") == Verdict.WON for n in first)
     assert first != sorted(first)
 
 
@@ -104,9 +104,9 @@ def test_past_the_table_it_solves_and_the_wins_replay() -> None:
 
 def test_unknown_deals_are_passed_over_and_named() -> None:
     data = json.loads(run("winnable", "matrimony", "--from", "9990", "--to", "10000", "--count", "20", "--json").stdout)
-    unknown = [n for n in range(9990, 10001) if lookup("matrimony", "pysol", n) == Verdict.UNKNOWN]
+    unknown = [n for n in range(9990, 10001) if lookup("matrimony", n, "pysol") == Verdict.UNKNOWN]
     assert unknown and data["passed_over"] == unknown
-    assert data["numbers"] == [n for n in range(9990, 10001) if lookup("matrimony", "pysol", n) == Verdict.WON]
+    assert data["numbers"] == [n for n in range(9990, 10001) if lookup("matrimony", n, "pysol") == Verdict.WON]
 
 
 def test_winnable_output_is_a_numbers_file_for_batch(tmp_path: Path) -> None:
