@@ -183,11 +183,6 @@ class ResultsWriter:
         self.stream.flush()
 
 
-def deal_of(record: dict[str, Any]) -> Deal:
-    """What a record is about: (game, rules, game number)."""
-    return record["game"], record["rules"], record["game_number"]
-
-
 def preference(record: dict[str, Any]) -> tuple[bool, float, int, int, tuple]:
     """How much a deal's record counts against another of the same deal (the highest
     counts): decided first, then the longer search; the rest only makes the choice the
@@ -204,24 +199,6 @@ def preference(record: dict[str, Any]) -> tuple[bool, float, int, int, tuple]:
 def conflict(deal: Deal) -> ResultsFileError:
     """The error for a deal decided both ways."""
     return ResultsFileError(f"{deal[0]} ({deal[1]}) game {deal[2]} is won in one line and lost in another")
-
-
-def merge_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per deal (game, rule set, game number), the one that counts (module
-    docstring), in the order deals first appear. Two decided records that disagree are a
-    ResultsFileError."""
-    merged: dict[Deal, dict[str, Any]] = {}
-    for record in records:
-        deal = deal_of(record)
-        before = merged.get(deal)
-        if before is None:
-            merged[deal] = record
-            continue
-        if "unknown" not in (before["verdict"], record["verdict"]) and before["verdict"] != record["verdict"]:
-            raise conflict(deal)
-        if preference(record) > preference(before):
-            merged[deal] = record
-    return list(merged.values())
 
 
 def pending_numbers(

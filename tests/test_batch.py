@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from wedlock.cli.main import cli
 from wedlock.ranges import RangeError, parse_range
-from wedlock.records import RECORD_KEYS, ResultsFileError, mend, merge_records, read_results
-from wedlock.stats import wilson
+from wedlock.records import RECORD_KEYS, ResultsFileError, mend, pending_numbers, read_results
+from wedlock.stats import summarize, wilson
 
 
 def run(*args: str):
@@ -229,27 +229,27 @@ deals_and_lines = st.lists(st.sampled_from(["won", "lost"]), min_size=1, max_siz
 
 
 @given(deals_and_lines, st.randoms(use_true_random=False))
-def test_merged_records_keep_the_decided_line_else_the_longest_search_in_any_order(case, rng) -> None:
+def test_a_deals_decided_line_counts_else_its_longest_search_in_any_order(case, rng) -> None:
     truth, lines = case
-    records = [record(n, truth[n] if decided else "unknown", i) for i, (n, decided) in enumerate(lines)]
-    merged = merge_records(records)
-    order = list(dict.fromkeys(n for n, _ in lines))
-    assert [r["game_number"] for r in merged] == [str(n) for n in order]
-    for r in merged:
-        n = int(r["game_number"])
+    # Line i searched for i + 1 seconds: the seconds a deal's summary gives name its line.
+    records = [{**record(n, truth[n] if decided else "unknown", i), "seconds": i + 1.0} for i, (n, decided) in enumerate(lines)]
+    rng.shuffle(records)
+    for n in {m for m, _ in lines}:
         mine = [i for i, (m, _) in enumerate(lines) if m == n]
         decided = [i for i in mine if lines[i][1]]
-        assert r["verdict"] == (truth[n] if decided else "unknown")
-        assert r["states"] == (decided[-1] if decided else mine[-1])  # `states` grows with the line
-    shuffled = records[:]
-    rng.shuffle(shuffled)
-    key = lambda r: r["game_number"]  # noqa: E731
-    assert sorted(merge_records(shuffled), key=key) == sorted(merged, key=key)
+        (summary,) = summarize(r for r in records if r["game_number"] == str(n))
+        counted = {"won": summary.won, "lost": summary.lost, "unknown": summary.unknown}
+        assert summary.deals == 1 and counted[truth[n] if decided else "unknown"] == 1
+        assert summary.worst_seconds == (decided[-1] if decided else mine[-1]) + 1
+    pending = pending_numbers([str(n) for n in range(len(truth))], records, "monte-carlo", "pysol", retry_unknown=True)
+    assert pending == [str(n) for n in range(len(truth)) if not any(d for m, d in lines if m == n)]
 
 
 def test_a_deal_both_won_and_lost_is_a_bad_results_file(tmp_path: Path) -> None:
     with pytest.raises(ResultsFileError, match="game 3 is won in one line and lost"):
-        merge_records([record(3, "won"), record(3, "unknown"), record(3, "lost")])
+        summarize([record(3, "won"), record(3, "unknown"), record(3, "lost")])
+    with pytest.raises(ResultsFileError, match="game 3 is won in one line and lost"):
+        pending_numbers(["3"], [record(3, "won"), record(3, "lost")], "monte-carlo", "pysol")
     out = tmp_path / "r.jsonl"
     out.write_text(json.dumps(record(3, "won")) + "\n")
     other = tmp_path / "s.jsonl"
