@@ -17,7 +17,8 @@ from .common import (
     BadInput,
     Command,
     FilePath,
-    choose_deal,
+    after_option,
+    choose_start,
     deal_file_option,
     game_argument,
     header,
@@ -26,6 +27,7 @@ from .common import (
     json_option,
     number_argument,
     playouts_option,
+    position_option,
     rules_option,
     time_limit_option,
 )
@@ -38,6 +40,8 @@ CANNOT_WRITE = 1  # as for any output the disk refuses
 @number_argument
 @deal_file_option
 @rules_option
+@after_option
+@position_option
 @click.option(
     "--max-states",
     type=click.IntRange(min=1),
@@ -58,6 +62,8 @@ def analyze_command(
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
+    after_file: str | None,
+    position_file: str | None,
     max_states: int | None,
     time_limit: float | None,
     playouts: int,
@@ -88,8 +94,8 @@ def analyze_command(
             raise BadInput(f"cannot write {path}: there is no folder {folder}")
     if max_states is None:
         max_states = PNG_MOST_STATES if png else DEFAULT_MAX_STATES
-    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
-    found = analyze(chosen.game.name, chosen, max_states=max_states, playouts=playouts, time_limit=time_limit)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    found = analyze(game_name, start, max_states=max_states, playouts=playouts, time_limit=time_limit)
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:

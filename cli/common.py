@@ -15,8 +15,12 @@ import click
 
 from wedlock.errors import WedlockError
 from wedlock.games import RuleSetNotGame, catalogue, game_named
+from wedlock.input_files import read_text, why_unreadable
+from wedlock.movefile import named_in
 from wedlock.numbering import GameNumber
-from wedlock.pipeline import Deal, deal, deal_from_file
+from wedlock.pipeline import Deal, Position, deal, deal_from_file
+from wedlock.positions import position
+from wedlock.words import counted
 
 BAD_INPUT = 2
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
@@ -222,3 +226,55 @@ def choose_deal(game_name: str, number: str | None, deal_file: str | None, rules
 def header(chosen: Deal, label: str) -> str:
     """The first line of a text answer: the game and rule set in a player's words, once."""
     return f"# {chosen.title}, {label}"
+
+
+after_option = click.option(
+    "--after",
+    "after_file",
+    type=FilePath(),
+    help="Start from the position after these moves (a moves file, as verify reads it; - for stdin).",
+)
+position_option = click.option(
+    "--position",
+    "position_file",
+    type=FilePath(),
+    help="Start from a position typed from the screen (see `deal --position-out` for the form).",
+)
+
+
+def choose_start(
+    game_name: str,
+    number: str | None,
+    deal_file: str | None,
+    rules_name: str | None,
+    after_file: str | None = None,
+    position_file: str | None = None,
+) -> tuple[Deal | Position, str]:
+    """The deal named on the command line, or the position of a game under way: a typed
+    position, then the moves of --after; and how the output names it."""
+    typed = None
+    if position_file is not None:
+        typed = _read(position_file, "position")
+        named = named_in(game_named(game_name), typed)
+        if number is None and deal_file is None and named.game_number is not None:
+            number = named.game_number
+        if rules_name is None:
+            rules_name = named.rules
+    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
+    if typed is None and after_file is None:
+        return chosen, label
+    start = position(chosen.game, chosen, text=typed) if typed is not None else position(chosen.game, chosen)
+    if typed is not None:
+        label += f", the position in {position_file}"
+    if after_file is not None:
+        start = position(chosen.game, start, after=_read(after_file, "moves"))
+        label += f", after {counted(len(start.moves), 'move')}"
+    return start, label
+
+
+def _read(path: str, what: str) -> str:
+    """The text of a file the command line names (`-`: stdin), or one line and exit 2."""
+    try:
+        return sys.stdin.read() if path == "-" else read_text(path)
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput(f"cannot read {what} file {path!r}: {why_unreadable(err)}") from None

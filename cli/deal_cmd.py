@@ -1,4 +1,4 @@
-"""`wedlock deal`: show a deal."""
+"""`wedlock deal`: show a deal, or a position of a game under way."""
 
 from __future__ import annotations
 
@@ -6,7 +6,21 @@ import json
 
 import click
 
-from .common import Command, choose_deal, deal_file_option, game_argument, header, input_errors, json_option, number_argument, rules_option
+from wedlock.pipeline import Position
+
+from .common import (
+    Command,
+    after_option,
+    choose_start,
+    deal_file_option,
+    game_argument,
+    header,
+    input_errors,
+    json_option,
+    number_argument,
+    position_option,
+    rules_option,
+)
 
 
 @click.command("deal", cls=Command)
@@ -14,16 +28,39 @@ from .common import Command, choose_deal, deal_file_option, game_argument, heade
 @number_argument
 @deal_file_option
 @rules_option
+@after_option
+@position_option
+@click.option(
+    "--position-out",
+    is_flag=True,
+    help="Print the position as a player sees it (the stock by its count), in the form --position reads.",
+)
 @json_option
 @input_errors
-def deal_command(game_name: str, number: str | None, deal_file: str | None, rules_name: str | None, as_json: bool) -> None:
-    """Show the layout and stock of game N (as PySolFC deals it) or of a deal file.
+def deal_command(
+    game_name: str,
+    number: str | None,
+    deal_file: str | None,
+    rules_name: str | None,
+    after_file: str | None,
+    position_file: str | None,
+    position_out: bool,
+    as_json: bool,
+) -> None:
+    """Show the layout and stock of game N (as PySolFC deals it) or of a deal file, or the
+    position after some moves (--after).
 
-    Example: wedlock deal monte-carlo 12345
+    Example: wedlock deal monte-carlo 12345 --after first-moves.txt --position-out
     """
-    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    chosen = start.deal if isinstance(start, Position) else start
+    seen = start.seen if isinstance(start, Position) else chosen.game.opening(chosen.rules, chosen.cards)
     if as_json:
-        click.echo(json.dumps(chosen.to_json()))
+        data = chosen.to_json()
+        if isinstance(start, Position):
+            data.update(start._names())
+            data["position"] = start.text()
+        click.echo(json.dumps(data))
         return
     click.echo(header(chosen, label))
-    click.echo(chosen.board())
+    click.echo(chosen.game.position_text(chosen.rules, seen) if position_out else chosen.game.board_of(chosen.rules, seen))

@@ -7,13 +7,14 @@ import sys
 
 import click
 
-from wedlock.pipeline import Solution, solve
+from wedlock.pipeline import Position, Solution, solve
 from wedlock.search import LOST, UNKNOWN, WON
 
 from .common import (
     SOLVE_SECONDS,
     Command,
-    choose_deal,
+    after_option,
+    choose_start,
     deal_file_option,
     game_argument,
     header,
@@ -22,6 +23,7 @@ from .common import (
     json_option,
     limit_options,
     number_argument,
+    position_option,
     progress_option,
     rules_option,
     shows_progress,
@@ -36,6 +38,8 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 @number_argument
 @deal_file_option
 @rules_option
+@after_option
+@position_option
 @limit_options(SOLVE_SECONDS)
 @click.option("--board", is_flag=True, help="Draw the layout after each move.")
 @json_option
@@ -47,6 +51,8 @@ def solve_command(
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
+    after_file: str | None,
+    position_file: str | None,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
@@ -57,16 +63,16 @@ def solve_command(
     """Decide whether game N (or a deal file) can be won; print the moves of a win.
 
     The verdict is won (with the moves, replayed by an independent referee), lost (every
-    reachable position was searched) or unknown (a limit cut the search short). Exit
+    reachable position was searched) or unknown (a limit cut the search short). With
+    --after or --position it answers for a game under way, from that position. Exit
     status: 0 won, 1 lost, 3 unknown, 2 bad input, 130 stopped by Ctrl-C.
 
     Example: wedlock solve monte-carlo 12345 --board
     """
-    chosen, label = choose_deal(game_name, number, deal_file, rules_name)
-    with SearchBar(shows_progress(progress), f"{chosen.game.name} {label}") as bar:
-        result = solve(
-            chosen.game, chosen, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar
-        )
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    game = start.deal.game if isinstance(start, Position) else start.game
+    with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
+        result = solve(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:
@@ -92,8 +98,12 @@ def text_lines(result: Solution, label: str, board: bool) -> list[str]:
     if result.verdict == UNKNOWN:
         out.append(f"# {longer(result.reason)}")
     if board:
-        out.append(chosen.board())
-        boards = chosen.game.boards(chosen.rules, chosen.cards, result.moves.raw())
+        seen = chosen.game.opening(chosen.rules, chosen.cards) if result.position is None else result.position.seen
+        out.append(chosen.game.board_of(chosen.rules, seen))
+        boards = []
+        for move in result.moves.raw():
+            seen = chosen.game.after(chosen.rules, seen, move)
+            boards.append(chosen.game.board_of(chosen.rules, seen))
     for i, move in enumerate(result.moves):
         out.append(f"{i + 1}. {move.text()}")
         if board:

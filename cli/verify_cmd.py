@@ -11,19 +11,21 @@ from wedlock.errors import GameNumberError, MoveSyntaxError, WedlockError
 from wedlock.games import game_named
 from wedlock.input_files import read_text, why_unreadable
 from wedlock.movefile import parse_moves
-from wedlock.pipeline import check_moves_fit, moves_rules
+from wedlock.pipeline import Position, check_moves_fit, moves_rules, replay_from
 from wedlock.words import counted
 
 from .common import (
     BadInput,
     Command,
     FilePath,
-    choose_deal,
+    after_option,
+    choose_start,
     deal_file_option,
     game_argument,
     input_errors,
     json_option,
     number_argument,
+    position_option,
     rules_option,
 )
 
@@ -33,17 +35,27 @@ from .common import (
 @number_argument
 @deal_file_option
 @rules_option
+@after_option
+@position_option
 @click.option("--moves", "moves_file", required=True, type=FilePath(), help="The moves: JSON or text; - reads them from stdin.")
 @json_option
 @input_errors
 def verify_command(
-    game_name: str, number: str | None, deal_file: str | None, rules_name: str | None, moves_file: str, as_json: bool
+    game_name: str,
+    number: str | None,
+    deal_file: str | None,
+    rules_name: str | None,
+    after_file: str | None,
+    position_file: str | None,
+    moves_file: str,
+    as_json: bool,
 ) -> None:
     """Replay a move list on game N (or a deal file) and say whether it is a legal win.
 
     The moves file is what `solve` prints (text or --json), or a line of `batch
-    --solutions`. The rule set it names counts unless --rules says otherwise. Exit
-    status: 0 a legal win, 1 not a win (the first illegal move is named), 2 bad input.
+    --solutions`. The rule set it names counts unless --rules says otherwise. With
+    --after (or --position) the moves are played from that position. Exit status: 0 a
+    legal win, 1 not a win (the first illegal move is named), 2 bad input.
 
     Example: wedlock solve monte-carlo 7 > win.txt; wedlock verify monte-carlo 7 --moves win.txt
     """
@@ -56,16 +68,20 @@ def verify_command(
         named = moves_rules(game, text)
     except WedlockError as err:
         raise BadInput(f"{moves_file}: {err}") from None
-    chosen, label = choose_deal(game.name, number, deal_file, rules_name if rules_name is not None else named)
+    start, label = choose_start(game.name, number, deal_file, rules_name if rules_name is not None else named, after_file, position_file)
+    chosen = start.deal if isinstance(start, Position) else start
     try:
         moves = parse_moves(chosen.game, chosen.rules, text)
         check_moves_fit(moves, chosen)
     except (MoveSyntaxError, GameNumberError) as err:
         raise BadInput(f"{moves_file}: {err}") from None
-    replay = chosen.game.referee(chosen.rules, chosen.cards, moves.moves)
+    if isinstance(start, Position):
+        replay = replay_from(start, moves.moves)
+    else:
+        replay = chosen.game.referee(chosen.rules, chosen.cards, moves.moves)
     if as_json:
-        data = {**chosen.to_json(), "won": replay.won, "moves_played": replay.moves_played, "problem": replay.problem}
-        del data["cards"]
+        names = start._names() if isinstance(start, Position) else chosen._names()
+        data = {**names, "won": replay.won, "moves_played": replay.moves_played, "problem": replay.problem}
         click.echo(json.dumps(data))
     elif replay.won:
         click.echo(f"legal win of {chosen.title}, {label}: {counted(replay.moves_played, 'move')}")

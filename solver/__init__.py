@@ -16,9 +16,11 @@ __version__ = "0.2.0"
 from .cards import Card  # noqa: E402
 from .errors import WedlockError  # noqa: E402
 from .game import Replay  # noqa: E402
+from .hints import Hint, hint  # noqa: E402
 from .lines import Line, Move  # noqa: E402
 from .luck import Analysis, analyze  # noqa: E402
-from .pipeline import Deal, Solution, SolverFault, deal, deal_from_file, solve, verify  # noqa: E402
+from .pipeline import Deal, Position, Solution, SolverFault, deal, deal_from_file, solve, verify  # noqa: E402
+from .positions import position  # noqa: E402
 from .search import Verdict  # noqa: E402
 from .tables import lookup  # noqa: E402
 from .winnable import winnable  # noqa: E402
@@ -27,8 +29,10 @@ __all__ = [
     "Analysis",
     "Card",
     "Deal",
+    "Hint",
     "Line",
     "Move",
+    "Position",
     "Replay",
     "Solution",
     "SolverFault",
@@ -38,7 +42,9 @@ __all__ = [
     "analyze",
     "deal",
     "deal_from_file",
+    "hint",
     "lookup",
+    "position",
     "solve",
     "verify",
     "winnable",

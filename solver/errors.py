@@ -25,6 +25,10 @@ class IllegalMoveError(WedlockError):
     """A move was read but is not legal in the position it is played in."""
 
 
+class PositionError(WedlockError):
+    """A position typed from the screen that cannot be read, or cannot arise from its deal."""
+
+
 class LimitError(WedlockError):
     """A time, node or state limit that is not one."""
 

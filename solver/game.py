@@ -74,6 +74,42 @@ class Game(Protocol):
 
     def boards(self, rules: Any, cards: Sequence[Card], moves: Sequence[Any]) -> list[str]: ...
 
-    def player(self, rules: Any, cards: Sequence[Card]) -> Any:
-        """The deal's primitive play as `wedlock.analysis.Play`, for the state-graph analysis."""
+    def player(self, rules: Any, cards: Sequence[Card], seen: Any = None) -> Any:
+        """The deal's primitive play as `wedlock.analysis.Play`, for the state-graph analysis
+        (from the position `seen` when given)."""
+        ...
+
+    # A game under way: positions as a player sees them (the referee's tables).
+
+    def opening(self, rules: Any, cards: Sequence[Card]) -> Any:
+        """The position a player sees before the first move."""
+        ...
+
+    def after(self, rules: Any, seen: Any, move: Any) -> Any:
+        """The position after a move; an IllegalMoveError says why it cannot be made."""
+        ...
+
+    def board_of(self, rules: Any, seen: Any) -> str:
+        """A position drawn as text, the stock's cards included."""
+        ...
+
+    def position_text(self, rules: Any, seen: Any) -> str:
+        """A position as a player sees it in PySolFC, in the form `parse_position` reads."""
+        ...
+
+    def parse_position(self, rules: Any, cards: Sequence[Card], text: str) -> Any:
+        """A position typed from the screen, checked against the deal (PositionError)."""
+        ...
+
+    def solve_from(self, rules: Any, cards: Sequence[Card], seen: Any, limits: Limits, progress: Progress | None = None) -> Answer:
+        """The solver's answer from a position of a game under way."""
+        ...
+
+    def choices(self, rules: Any, cards: Sequence[Card], seen: Any) -> list[tuple[Any, ...]]:
+        """A player's legal choices in a position, each the moves it makes (a PySolFC
+        Matrimony play comes with the shifts it needs)."""
+        ...
+
+    def same_position(self, rules: Any, cards: Sequence[Card], a: Any, b: Any) -> bool:
+        """Whether two positions are one for the game (the order cards left it aside)."""
         ...

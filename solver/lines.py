@@ -45,8 +45,11 @@ class Line(tuple):
         """The line of a game's own move values."""
         return cls(Move(game, rules, m) for m in raw_moves)
 
-    def text(self) -> str:
-        """One numbered move a line, as `solve` prints them and `verify` reads them back."""
+    def text(self, numbered: bool = True) -> str:
+        """One numbered move a line, as `solve` prints them and `verify` reads them back;
+        or, not numbered, the moves on one line with `; ` between them."""
+        if not numbered:
+            return "; ".join(move.text() for move in self)
         return "\n".join(f"{i}. {move.text()}" for i, move in enumerate(self, 1))
 
     def to_json(self) -> list[dict[str, Any]]:

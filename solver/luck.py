@@ -17,7 +17,7 @@ from . import analysis
 from . import playouts as playing
 from .graph_report import export_graph, figures_data
 from .lines import Line
-from .pipeline import Deal, DealSource, deal
+from .pipeline import Deal, DealSource, Position, deal
 from .search import Verdict
 
 DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
@@ -36,6 +36,7 @@ class Analysis:
     # ({"games", "value", "low", "high"}, within the bounds the cut graph proves).
     estimates: dict[str, dict[str, Any]]
     seconds: float
+    position: Position | None = None  # the position of a game under way it starts from, if any
 
     @property
     def complete(self) -> bool:
@@ -49,7 +50,8 @@ class Analysis:
 
     def to_json(self) -> dict[str, Any]:
         """What `analyze --json` prints."""
-        data = {**self.deal._names(), **figures_data(self.deal.game, self.deal.rules, self.figures)}
+        names = self.deal._names() if self.position is None else self.position._names()
+        data = {**names, **figures_data(self.deal.game, self.deal.rules, self.figures)}
         for who, guess in self.estimates.items():
             data[f"{who}_player"]["playouts"] = guess
         data["seconds"] = round(self.seconds, 4)
@@ -62,15 +64,16 @@ class Analysis:
 
 def analyze(
     game: str,
-    source: DealSource,
+    source: DealSource | Position,
     rules: str | None = None,
     *,
     max_states: int | None = DEFAULT_MAX_STATES,
     playouts: int = DEFAULT_PLAYOUTS,
     time_limit: float | None = None,
 ) -> Analysis:
-    """Explore a deal's state graph (up to `max_states` states and `time_limit` seconds,
-    shared with the playouts) and compute its figures.
+    """Explore a deal's state graph, or a position's (`wedlock.position`), up to
+    `max_states` states and `time_limit` seconds shared with the playouts, and compute its
+    figures.
 
     >>> a = analyze("monte-carlo", 2, rules="strict")
     >>> a.complete, a.figures.states, a.figures.sequences
@@ -82,16 +85,19 @@ def analyze(
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    chosen = deal(game, source, rules)
-    play = chosen.game.player(chosen.rules, chosen.cards)
+    if isinstance(source, Position):
+        chosen, seen, after = source.deal, source.seen, f"/after {len(source.moves)}"
+    else:
+        chosen, seen, after = deal(game, source, rules), None, ""
+    play = chosen.game.player(chosen.rules, chosen.cards, seen)
     graph = analysis.build(play, max_states, deadline)
     fig = analysis.figures(play, graph)
     estimates = {}
     if not fig.complete:
-        seed = f"{chosen.game.name}/{chosen.rules.name}/{chosen.number or 'file'}"
+        seed = f"{chosen.game.name}/{chosen.rules.name}/{chosen.number or 'file'}{after}"
         for who, bounds in zip(PLAYERS, (fig.random, fig.greedy)):
             estimates[who] = playing.estimate(play, bounds, playouts, seed, who == "greedy", deadline)
-    return Analysis(chosen, graph, fig, estimates, time.perf_counter() - started)
+    return Analysis(chosen, graph, fig, estimates, time.perf_counter() - started, source if isinstance(source, Position) else None)
 
 
 def luck_figures(chosen: Deal, max_states: int, games: int, verdict: Verdict) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from .game import Game
 from .games import GAMES, plain_name, rules_titled
 
 _NUMBERED = re.compile(r"^\s*([0-9]+)[.)]\s")
-_HEADER = re.compile(r"#\s*(?P<title>.*?)(?:,\s*game\s+(?P<number>\S+?))?\s*$")
+_GAME_NUMBER = re.compile(r",\s*game\s+([^,\s]+)")  # in a header: `# Weddings (PySolFC), game 617, after 3 moves`
 
 
 @dataclass(frozen=True)
@@ -83,12 +83,14 @@ def named_in(game: Game, text: str) -> MoveList:
             return MoveList([])  # parse_moves says what is wrong with it
         return _meta(data) if isinstance(data, dict) else MoveList([])
     for line in text.splitlines():
-        match = _HEADER.fullmatch(line.strip()) if line.lstrip().startswith("#") else None
-        if match:
+        if line.lstrip().startswith("#"):
+            body = line.strip().lstrip("#").strip()
+            number = _GAME_NUMBER.search(body)
+            title = body[: number.start()] if number else body
             for owner in (game, *(g for g in GAMES.values() if g is not game)):
-                found = rules_titled(owner, match.group("title"))
+                found = rules_titled(owner, title)
                 if found is not None:
-                    return MoveList([], found.name, match.group("number"), owner.name)
+                    return MoveList([], found.name, number.group(1) if number else None, owner.name)
         if line.strip() and not line.lstrip().startswith("#"):
             break  # the header comes before the first move
     return MoveList([])

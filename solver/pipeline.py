@@ -15,7 +15,7 @@ from typing import Any
 from . import __version__
 from .cards import Card
 from .deals import checked_cards, parse_deal_text, read_deal_file
-from .errors import DealError, GameNumberError, LimitError, MoveSyntaxError, RulesError
+from .errors import DealError, GameNumberError, IllegalMoveError, LimitError, MoveSyntaxError, RulesError
 from .game import Game, Progress, Replay
 from .games import GAMES, game_named, rules_of
 from .input_files import read_text, why_unreadable
@@ -65,6 +65,41 @@ class Deal:
 
     def __str__(self) -> str:
         return f"{self.title}, {self.label}\n{self.board()}"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game under way: a deal, the position a player sees in it (the referee's table),
+    and the moves that led there from the deal when they are known (a position typed from
+    the screen has none). `wedlock.position` makes one."""
+
+    deal: Deal
+    seen: Any
+    moves: Line = field(default_factory=Line)
+    typed: bool = False  # read from its text form rather than reached by moves
+
+    @property
+    def label(self) -> str:
+        """`game 12345, after 10 moves`, or what stands for a typed position."""
+        if self.typed:
+            played = f", then {counted(len(self.moves), 'move')}" if self.moves else ""
+            return f"{self.deal.label}, a position typed{played}"
+        return f"{self.deal.label}, after {counted(len(self.moves), 'move')}"
+
+    def board(self) -> str:
+        """The layout and the stock, as text."""
+        return self.deal.game.board_of(self.deal.rules, self.seen)
+
+    def text(self) -> str:
+        """The position as a player sees it, in the form `wedlock.position(..., text=...)` reads."""
+        return self.deal.game.position_text(self.deal.rules, self.seen)
+
+    def _names(self) -> dict[str, Any]:
+        names = self.deal._names()
+        names["after"] = len(self.moves)
+        if self.typed:
+            names["position"] = self.text()
+        return names
 
 
 DealSource = int | str | GameNumber | Sequence[Card | str] | Deal
@@ -154,6 +189,7 @@ class Solution:
     seconds: float = 0.0
     reason: str = ""  # why the verdict is `unknown`: the limit that cut the search short
     found_by: str = ""  # which of the solver's searches won, when it tries several
+    position: Position | None = None  # the position of a game under way it starts from, if any
 
     def summary(self) -> str:
         """One line: the verdict and what the search cost."""
@@ -168,7 +204,7 @@ class Solution:
     def to_json(self) -> dict[str, Any]:
         """What `solve --json` prints."""
         data = {
-            **self.deal._names(),
+            **(self.deal._names() if self.position is None else self.position._names()),
             "verdict": self.verdict.value,
             "moves": self.moves.to_json(),
             "states": self.states,
@@ -207,7 +243,7 @@ class Solution:
 
 def solve(
     game: str | Game,
-    source: DealSource,
+    source: DealSource | Position,
     rules: str | None = None,
     *,
     time_limit: float | None = None,
@@ -215,8 +251,8 @@ def solve(
     max_states: int | None = DEFAULT_MAX_STATES,
     progress: Progress | None = None,
 ) -> Solution:
-    """Decide whether a deal can be won; a win comes with its moves, which the
-    independent referee has replayed. `time_limit` (seconds), `node_limit` (states
+    """Decide whether a deal (or a position of a game under way: `wedlock.position`) can
+    be won; a win comes with its moves, which the independent referee has replayed. `time_limit` (seconds), `node_limit` (states
     generated) and `max_states` (states held) turn a search cut short into `unknown`.
     `progress(index, searches, label)` is told as each of the solver's searches starts.
 
@@ -230,15 +266,27 @@ def solve(
     >>> solve("monte-carlo", 3, rules="strict").verdict
     <Verdict.LOST: 'lost'>
     """
-    chosen = deal(game, source, rules)
     limits = checked_limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
-    answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress)
+    if isinstance(source, Position):
+        start: Position | None = source
+        chosen = source.deal
+        if rules is not None and rules_of(game_of(game), rules) is not chosen.rules:
+            raise RulesError("a position is played under its deal's rules")
+        answer = chosen.game.solve_from(chosen.rules, chosen.cards, source.seen, limits, progress)
+    else:
+        start = None
+        chosen = deal(game, source, rules)
+        answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress)
     if answer.verdict == Verdict.WON:
-        replay = chosen.game.referee(chosen.rules, chosen.cards, answer.moves)
+        if start is None:
+            replay = chosen.game.referee(chosen.rules, chosen.cards, answer.moves)
+        else:
+            replay = replay_from(start, answer.moves)
         if not replay.won:
-            raise SolverFault(f"{chosen.label}: the referee rejects the solver's line: {replay.problem}")
+            where = chosen.label if start is None else start.label
+            raise SolverFault(f"{where}: the referee rejects the solver's line: {replay.problem}")
     moves = Line.of(chosen.game, chosen.rules, answer.moves)
-    return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by)
+    return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by, start)
 
 
 def checked_limits(node_limit: int | None = None, time_limit: float | None = None, max_states: int | None = None) -> Limits:
@@ -254,7 +302,7 @@ def checked_limits(node_limit: int | None = None, time_limit: float | None = Non
 Moves = str | Path | Iterable[Any]
 
 
-def verify(game: str | Game, source: DealSource, moves: Moves, rules: str | None = None) -> Replay:
+def verify(game: str | Game, source: DealSource | Position, moves: Moves, rules: str | None = None) -> Replay:
     """Replay moves on a deal with the referee: a legal win, or the first problem.
     `moves` is a `Line` (or a list of `Move`s, their text or JSON forms, or a game's own
     move values), a `Solution`, the text of a moves file (what `solve` prints, as text or
@@ -269,24 +317,60 @@ def verify(game: str | Game, source: DealSource, moves: Moves, rules: str | None
     'move 1 (consolidate): the grid has no gap to close'
     """
     chosen_game = game_of(game)
+    moves = _as_text_or_list(moves)
+    if isinstance(source, Position):
+        if rules is not None and rules_of(chosen_game, rules) is not source.deal.rules:
+            raise RulesError("a position is played under its deal's rules")
+        return replay_from(source, read_moves(source.deal, moves))
+    if isinstance(moves, str) and rules is None:
+        rules = moves_rules(chosen_game, moves)
+    chosen = deal(chosen_game, source, rules)
+    return chosen.game.referee(chosen.rules, chosen.cards, read_moves(chosen, moves))
+
+
+def _as_text_or_list(moves: Any) -> str | list | tuple:
+    """Moves as text (a moves file's) or a list; a Solution gives its line, a Path its text."""
     if isinstance(moves, Solution):
-        moves = moves.moves
+        return moves.moves
     if isinstance(moves, Path):
         try:
-            moves = read_text(moves)
+            return read_text(moves)
         except (OSError, UnicodeDecodeError) as err:
             raise MoveSyntaxError(f"cannot read moves file {str(moves)!r}: {why_unreadable(err)}") from None
+    if not isinstance(moves, (str, list, tuple)):
+        raise MoveSyntaxError(f"moves are a list of moves or the text of a moves file, not {type(moves).__name__}")
+    return moves
+
+
+def read_moves(chosen: Deal, moves: Any) -> list[Any]:
+    """A game's own move values from moves in any form `verify` takes, checked against
+    what a moves file says of its game and deal."""
+    moves = _as_text_or_list(moves)
     if isinstance(moves, str):
-        chosen = deal(chosen_game, source, rules if rules is not None else moves_rules(chosen_game, moves))
         found = parse_moves(chosen.game, chosen.rules, moves)
         check_moves_fit(found, chosen)
-        raw = found.moves
-    elif isinstance(moves, (list, tuple)):
-        chosen = deal(chosen_game, source, rules)
-        raw = [_raw_move(chosen, m) for m in moves]
-    else:
-        raise MoveSyntaxError(f"moves are a list of moves or the text of a moves file, not {type(moves).__name__}")
-    return chosen.game.referee(chosen.rules, chosen.cards, raw)
+        return found.moves
+    return [_raw_move(chosen, m) for m in moves]
+
+
+def illegal(chosen: Deal, number: int, move: Any, err: IllegalMoveError) -> str:
+    """`move 7 (B2 4S + B3 4D): B3 holds 4C, not 4D`, from the referee's refusal."""
+    text, problem = chosen.game.move_text(chosen.rules, move), str(err)
+    return f"move {number} ({text}): {problem.removeprefix(text + ': ')}"
+
+
+def replay_from(start: Position, moves: Sequence[Any]) -> Replay:
+    """The referee's word on moves played from a position of a game under way."""
+    game, rules, seen = start.deal.game, start.deal.rules, start.seen
+    for number, move in enumerate(moves, 1):
+        try:
+            seen = game.after(rules, seen, move)
+        except IllegalMoveError as err:
+            return Replay(False, number - 1, illegal(start.deal, number, move, err))
+    left = seen.cards_left()
+    if left:
+        return Replay(False, len(moves), f"{counted(len(moves), 'move')} legal, but {counted(left, 'card')} left")
+    return Replay(True, len(moves), "")
 
 
 def _raw_move(chosen: Deal, move: Any) -> Any:

@@ -20,7 +20,7 @@ from wedlock.cli.main import cli
 from wedlock.games import GAMES
 
 COMMANDS = sorted(cli.commands)
-GAME_COMMANDS = ["analyze", "batch", "deal", "solve", "verify", "winnable"]
+GAME_COMMANDS = ["analyze", "batch", "deal", "hint", "solve", "verify", "winnable"]
 ROOT = Path(__file__).parent.parent
 
 

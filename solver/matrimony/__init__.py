@@ -11,11 +11,11 @@ from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
 from ..numbering import GameNumber
 from ..portfolio import Budget
 from ..search import WON, Limits, solve
-from . import board, quick_stages, verify
+from . import board, positions, quick_stages, verify
 from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
-from .moves import Move, move_from_json, parse_move
-from .play import Table
+from .moves import Move, Play, Shift, move_from_json, parse_move
+from .play import Position, Table
 from .player import PlayerView
 from .pysol_space import PysolSpace
 from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
@@ -46,19 +46,28 @@ class Matrimony:
     ) -> Answer:
         """Arnold: the phase space. PySolFC: quick searches that only find wins (two
         depth-first, then beams), then the exact space (see pysol_space.py)."""
+        return self._solve(Table(rules, tuple(cards)), None, limits, progress)
+
+    def solve_from(
+        self, rules: MatrimonyRules, cards: Sequence[Card], seen: verify.Table, limits: Limits, progress: Progress | None = None
+    ) -> Answer:
         table = Table(rules, tuple(cards))
+        return self._solve(table, positions.play_position(table, seen), limits, progress)
+
+    def _solve(self, table: Table, start: Position | None, limits: Limits, progress: Progress | None) -> Answer:
+        rules = table.rules
         tell = progress or no_progress
         if rules.forced_steps:
-            phases = ArnoldSpace(table)
+            phases = ArnoldSpace(table, start)
             tell(0, 1, EXACT_LABEL)
             out = solve(phases, limits)
             return Answer(out.verdict, phases.moves(out.steps), out.states, out.seconds, out.reason)
         budget = Budget(limits)
-        quick = quick_stages.quick_win(table, budget, tell)
+        quick = quick_stages.quick_win(table, budget, tell, start)
         if quick is not None:
             out, space, label = quick
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label)
-        space = PysolSpace(table)
+        space = PysolSpace(table, start)
         stages = len(quick_stages.QUICK_STAGES)
         tell(stages, stages + 1, EXACT_LABEL)
         out = budget.add(solve(space, budget.left()))
@@ -93,8 +102,50 @@ class Matrimony:
             out.append(_draw(rules, table))
         return out
 
-    def player(self, rules: MatrimonyRules, cards: Sequence[Card]) -> PlayerView:
-        return PlayerView(Table(rules, tuple(cards)))
+    def player(self, rules: MatrimonyRules, cards: Sequence[Card], seen: verify.Table | None = None) -> PlayerView:
+        table = Table(rules, tuple(cards))
+        return PlayerView(table, None if seen is None else positions.play_position(table, seen))
+
+    def opening(self, rules: MatrimonyRules, cards: Sequence[Card]) -> verify.Table:
+        return verify.deal_table(rules, cards)
+
+    def after(self, rules: MatrimonyRules, seen: verify.Table, move: Move) -> verify.Table:
+        return verify.apply(rules, seen, move)
+
+    def board_of(self, rules: MatrimonyRules, seen: verify.Table) -> str:
+        return _draw(rules, seen)
+
+    def position_text(self, rules: MatrimonyRules, seen: verify.Table) -> str:
+        return positions.position_text(rules, seen)
+
+    def parse_position(self, rules: MatrimonyRules, cards: Sequence[Card], text: str) -> verify.Table:
+        return positions.parse_position(rules, cards, text)
+
+    def choices(self, rules: MatrimonyRules, cards: Sequence[Card], seen: verify.Table) -> list[tuple[Move, ...]]:
+        """The player view's choices; under PySolFC's rules, a choice that uses a full suit
+        whose foundations are split otherwise than the view keeps them (Jack-down empty)
+        first makes the shifts that bring them there."""
+        table = Table(rules, tuple(cards))
+        pos = positions.play_position(table, seen)
+        view = PlayerView(table, pos)
+        settle = positions.settling_shifts(rules, pos)
+        out = []
+        for choice in view.choices(view.start()):
+            suits = sorted({rules.foundations[f].suit for move in choice for f in _foundations_of(move)})
+            out.append(tuple(m for s in suits for m in settle.get(s, ())) + choice)
+        return out
+
+    def same_position(self, rules: MatrimonyRules, cards: Sequence[Card], a: verify.Table, b: verify.Table) -> bool:
+        return positions.same_position(a, b)
+
+
+def _foundations_of(move: Move) -> tuple[int, ...]:
+    """The foundations a move puts a card on or takes one from."""
+    if isinstance(move, Play):
+        return (move.to,)
+    if isinstance(move, Shift):
+        return (move.source, move.to)
+    return ()
 
 
 def _draw(rules: MatrimonyRules, table: verify.Table) -> str:

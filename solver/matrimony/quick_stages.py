@@ -10,7 +10,7 @@ from ..beam import beam_search
 from ..game import Progress, no_progress
 from ..portfolio import Budget, stops_the_rest
 from ..search import WON, Limits, Outcome, solve
-from .play import Table
+from .play import Position, Table
 from .pysol_finish import FINISH_NODES, PysolFinishSpace, finishing_beam
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace
 
@@ -43,12 +43,12 @@ class Stage(NamedTuple):
             words.append(f"{self.budget:,} states a hand-over")
         return ", ".join(words)
 
-    def build(self, table: Table) -> Any:
-        """The stage's space over the deal (stages of one space and holds share it: `run`
-        sets what is a stage's own)."""
+    def build(self, table: Table, start: Position | None = None) -> Any:
+        """The stage's space over the deal, from `start` when given (stages of one space and
+        holds share it: `run` sets what is a stage's own)."""
         if self.holds is None:
-            return self.space(table)
-        return self.space(table, holds=self.holds)  # type: ignore[call-arg]  # phase spaces take holds
+            return self.space(table, start)
+        return self.space(table, start, holds=self.holds)  # type: ignore[call-arg]  # phase spaces take holds
 
     def run(self, space: Any, limits: Limits) -> Outcome:
         """The stage's search over its space, within `limits` (a depth-first one also
@@ -112,7 +112,7 @@ QUICK_STAGES = (
 )
 
 
-def quick_win(table: Table, budget: Budget, tell: Progress = no_progress) -> tuple[Outcome, Any, str] | None:
+def quick_win(table: Table, budget: Budget, tell: Progress = no_progress, start: Position | None = None) -> tuple[Outcome, Any, str] | None:
     """The first win of the searches that only look for wins (QUICK_STAGES): its outcome,
     the space whose steps it holds, and the stage's label; None when none wins.
 
@@ -128,7 +128,7 @@ def quick_win(table: Table, budget: Budget, tell: Progress = no_progress) -> tup
         tell(n, len(QUICK_STAGES) + 1, stage.label)  # the exact search is the last
         which = (stage.space, stage.holds)
         if which not in spaces:  # one of each, so that later stages reuse its caches
-            spaces[which] = stage.build(table)
+            spaces[which] = stage.build(table, start)
         space = spaces[which]
         out = budget.add(stage.run(space, budget.left()))
         if out.verdict == WON:

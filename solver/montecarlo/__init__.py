@@ -11,9 +11,9 @@ from ..errors import DealError
 from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
 from ..numbering import GameNumber
 from ..search import Limits, solve
-from . import board, verify
+from . import board, positions, verify
 from .moves import Move, move_from_json, parse_move
-from .play import Table
+from .play import GAP, Table
 from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
 from .spaces import ColumnSpace, SequenceSpace
@@ -68,19 +68,61 @@ class MonteCarlo:
         return move_from_json(obj)
 
     def board(self, rules: MonteCarloRules, cards: Sequence[Card]) -> str:
-        table = verify.deal_table(rules, cards)
-        return board.draw(rules.rows, rules.cols, table.grid, table.stock)
+        return self.board_of(rules, self.opening(rules, cards))
 
     def boards(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> list[str]:
         """The board after each move (the moves must be legal)."""
-        table, out = verify.deal_table(rules, cards), []
+        seen, out = self.opening(rules, cards), []
         for move in moves:
-            table = verify.apply(rules, table, move)
-            out.append(board.draw(rules.rows, rules.cols, table.grid, table.stock))
+            seen = self.after(rules, seen, move)
+            out.append(self.board_of(rules, seen))
         return out
 
-    def player(self, rules: MonteCarloRules, cards: Sequence[Card]) -> PlayerView:
-        return PlayerView(Table(rules, tuple(cards)))
+    def player(self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table | None = None) -> PlayerView:
+        table = Table(rules, tuple(cards))
+        return PlayerView(table, None if seen is None else positions.play_position(table, seen))
+
+    def opening(self, rules: MonteCarloRules, cards: Sequence[Card]) -> verify.Table:
+        return verify.deal_table(rules, cards)
+
+    def after(self, rules: MonteCarloRules, seen: verify.Table, move: Move) -> verify.Table:
+        return verify.apply(rules, seen, move)
+
+    def board_of(self, rules: MonteCarloRules, seen: verify.Table) -> str:
+        return board.draw(rules.rows, rules.cols, seen.grid, seen.stock)
+
+    def position_text(self, rules: MonteCarloRules, seen: verify.Table) -> str:
+        return positions.position_text(rules, seen)
+
+    def parse_position(self, rules: MonteCarloRules, cards: Sequence[Card], text: str) -> verify.Table:
+        return positions.parse_position(rules, cards, text)
+
+    def choices(self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table) -> list[tuple[Move, ...]]:
+        view = self.player(rules, cards, seen)
+        return list(view.choices(view.start()))
+
+    def same_position(self, rules: MonteCarloRules, cards: Sequence[Card], a: verify.Table, b: verify.Table) -> bool:
+        return (a.grid, a.stock) == (b.grid, b.stock)
+
+    def solve_from(
+        self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table, limits: Limits, progress: Progress | None = None
+    ) -> Answer:
+        """From a phase's start the rule set's own space; from inside a phase, single moves
+        up to its consolidation first (`positions.FromPosition`)."""
+        table = Table(rules, tuple(cards))
+        pos = positions.play_position(table, seen)
+        make = SequenceSpace if rules.consolidation == SLIDE else ColumnSpace
+        (progress or no_progress)(0, 1, EXACT_LABEL)
+        space: Any = None
+        if GAP not in pos.cells or pos.stock == len(cards):  # else the gaps still wait for the stock
+            try:
+                space = make(table, pos)
+            except ValueError:  # cards after a gap: inside a phase
+                pass
+        if space is None:
+            space = positions.FromPosition(table, pos, make)
+        out = solve(space, limits)
+        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
 
 
 GAME = MonteCarlo()
