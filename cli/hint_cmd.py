@@ -81,7 +81,7 @@ def text_lines(found: Hint, label: str) -> list[str]:
     if found.verdict == UNKNOWN:
         out.append(f"# {longer(found.reason)}")
     if found.verdict == WON:
-        out.append(f"next: {found.next.text(numbered=False)}")
+        out.append(f"next: {found.next.text(numbered=False)}" if found.next else "next: nothing: every card is out, the game is won")
     elif found.verdict == LOST:
         out.append("next: none wins" if found.choices else "next: no move is left")
     if found.choices:

@@ -240,6 +240,14 @@ def test_an_illegal_after_move_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert_bad_input(run(command, "monte-carlo", "12345", "--after", bad, *extra), "move 2 (A1 QC + B1 QH)", "empty")
 
 
+def test_hint_after_the_whole_winning_line_says_the_game_is_won(tmp_path: Path) -> None:
+    line = tmp_path / "all.txt"
+    line.write_text(run("solve", "monte-carlo", "12345").stdout)
+    result = run("hint", "monte-carlo", "12345", "--after", line)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == ["# won: a winning line from here has 0 moves (0 states, " + result.stdout.splitlines()[1].split("(0 states, ")[1], "next: nothing: every card is out, the game is won"]
+
+
 def test_solve_and_verify_after_moves_replay_from_there(tmp_path: Path) -> None:
     moves = first_moves(tmp_path, "monte-carlo", "12345", 10)
     rest = tmp_path / "rest.txt"
