@@ -9,8 +9,9 @@ from contextlib import ExitStack
 import click
 from tqdm import tqdm
 
-from wedlock.batch import Analyze, Job, SchedulerError, default_jobs, run_dask, run_local
+from wedlock.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
 from wedlock.games import game_named, rules_of
+from wedlock.players import PLAYERS, SAMPLE_SECONDS, SAMPLES
 from wedlock.ranges import parse_range
 from wedlock.records import ResultsWriter, iter_results, mend, pending_numbers
 from wedlock.search import Limits
@@ -21,6 +22,7 @@ from .common import (
     BadInput,
     Command,
     FilePath,
+    Seconds,
     count_option,
     game_argument,
     input_errors,
@@ -50,6 +52,22 @@ BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler we
 @click.option("--analyze", is_flag=True, help="Add each deal's random and greedy players' odds (see analyze).")
 @count_option("--analyze-states", 1_000, "With --analyze: exact odds when the state graph has at most this many states.")
 @playouts_option("With --analyze: games each player plays out when the graph is bigger.")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    type=click.Choice([p for p in PLAYERS if p != "perfect"]),
+    help="Also play each deal as this player (again for more); perfect play is the verdict.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="With --player: the players' seed (with each game number).")
+@click.option("--samples", type=click.IntRange(min=1), default=SAMPLES, help=f"With --player no-peek: orderings a decision weighs. [default: {SAMPLES}]")
+@click.option(
+    "--sample-time",
+    type=Seconds(),
+    default=f"{SAMPLE_SECONDS:g}",
+    show_default=True,
+    help="With --player no-peek: each search of a choice in an ordering; 'none' for no limit.",
+)
 @limit_options(None)
 @input_errors
 def batch_command(
@@ -66,6 +84,10 @@ def batch_command(
     analyze: bool,
     analyze_states: int,
     playouts: int,
+    players: tuple[str, ...],
+    seed: int,
+    samples: int,
+    sample_time: float | None,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
@@ -101,7 +123,8 @@ def batch_command(
     if resume and out_path:
         todo = pending_numbers(numbers, iter_results(out_path), game.name, rules.name, retry_unknown)
         mend(out_path)  # only now that every line has been read
-    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None)
+    playing = Players(tuple(dict.fromkeys(players)), seed, samples, sample_time) if players else None
+    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None, playing)
     counts = {"won": 0, "lost": 0, "unknown": 0}
     results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
     with ExitStack() as stack:

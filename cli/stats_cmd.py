@@ -35,11 +35,15 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps([{**s.as_dict(), "title": title(s)} for s in summaries]))
         return
     luck = any(s.analysed for s in summaries)
+    names = [p for p in ("no-peek", "greedy", "random") if any(p in s.players for s in summaries)]
     head = "| game | deals | won | lost | unknown | win rate | 95% interval | median s | worst s |"
     rule = "|---|---|---|---|---|---|---|---|---|"
     if luck:
         head += " analysed | random player | greedy player |"
         rule += "---|---|---|"
+    for name in names:
+        head += f" {name} player (games won) |"
+        rule += "---|"
     click.echo(head)
     click.echo(rule)
     for s in summaries:
@@ -49,7 +53,17 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
         )
         if luck:
             line += f" {s.analysed:,} ({s.exact:,} exact) | {mean_text(s.random, s.random_margin)} | {mean_text(s.greedy, s.greedy_margin)} |"
+        for name in names:
+            line += f" {rate_text(s, name)} |"
         click.echo(line)
+
+
+def rate_text(s: Summary, name: str) -> str:
+    """A player's win rate with its interval and games, or - where it did not play."""
+    if name not in s.players:
+        return "-"
+    rate, low, high = s.player_rate(name)
+    return f"{100 * rate:.2f}% ({100 * low:.2f}% - {100 * high:.2f}%) of {s.players[name][1]:,}"
 
 
 def title(s: Summary) -> str:

@@ -20,6 +20,7 @@ from .hints import Hint, hint  # noqa: E402
 from .lines import Line, Move  # noqa: E402
 from .luck import Analysis, analyze  # noqa: E402
 from .pipeline import Deal, Position, Solution, SolverFault, deal, deal_from_file, solve, verify  # noqa: E402
+from .players import Played, play  # noqa: E402
 from .positions import position  # noqa: E402
 from .search import Verdict  # noqa: E402
 from .tables import lookup  # noqa: E402
@@ -32,6 +33,7 @@ __all__ = [
     "Hint",
     "Line",
     "Move",
+    "Played",
     "Position",
     "Replay",
     "Solution",
@@ -44,6 +46,7 @@ __all__ = [
     "deal_from_file",
     "hint",
     "lookup",
+    "play",
     "position",
     "solve",
     "verify",

@@ -17,7 +17,8 @@ from typing import Any
 
 from .errors import MissingExtra, WedlockError
 from .luck import luck_figures
-from .pipeline import solve
+from .pipeline import Solution, solve
+from .players import SAMPLE_SECONDS, SAMPLES, play
 from .search import Limits
 
 CONNECT_SECONDS = 10  # how long a scheduler has to answer
@@ -37,6 +38,16 @@ class Analyze:
 
 
 @dataclass(frozen=True)
+class Players:
+    """How `batch --player` plays each deal besides solving it."""
+
+    names: tuple[str, ...]  # of players.PLAYERS but "perfect", which is the verdict
+    seed: int = 0  # with the game number, each player's seed for the deal
+    samples: int = SAMPLES
+    sample_seconds: float | None = SAMPLE_SECONDS
+
+
+@dataclass(frozen=True)
 class Job:
     """What every deal of a batch shares."""
 
@@ -45,6 +56,7 @@ class Job:
     limits: Limits
     solutions: bool = False
     analyze: Analyze | None = None  # when the batch analyses each deal
+    players: Players | None = None  # when players play each deal
 
 
 def solve_number(job: Job, number: str) -> dict[str, Any]:
@@ -57,7 +69,20 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
     record = result.record(job.solutions)
     if job.analyze is not None:
         record["analysis"] = luck_figures(result.deal, job.analyze.max_states, job.analyze.playouts, result.verdict)
+    if job.players is not None:
+        record["players"] = players_of(job.players, result)
     return record
+
+
+def players_of(how: Players, result: Solution) -> dict[str, dict[str, Any]]:
+    """Each player's game of a deal, for its results line, played out with every move
+    through the referee. (Perfect play is the line's own verdict.)"""
+    out = {}
+    for name in how.names:
+        seed = f"{how.seed}/{result.deal.number}"
+        game = play(result.deal.game, result.deal, name, seed=seed, samples=how.samples, sample_seconds=how.sample_seconds)
+        out[name] = game.record()
+    return out
 
 
 def solve_chunk(job: Job, numbers: Sequence[str]) -> list[dict[str, Any]]:

@@ -110,6 +110,22 @@ class Game(Protocol):
         Matrimony play comes with the shifts it needs)."""
         ...
 
+    def visible(self, rules: Any, seen: Any) -> Any:
+        """What a PySolFC player sees of a position: all of it but the stock's order."""
+        ...
+
+    def unseen(self, rules: Any, view: Any) -> list[Card]:
+        """The cards a player cannot see (the stock's), sorted."""
+        ...
+
+    def imagined(self, rules: Any, view: Any, stock: Sequence[Card]) -> tuple[list[Card], Any]:
+        """A deal and a position that look like `view`, with this order of the stock."""
+        ...
+
+    def takes_cards(self, choice: Sequence[Any]) -> bool:
+        """Whether a choice takes cards out of play (what a greedy player prefers)."""
+        ...
+
     def same_position(self, rules: Any, cards: Sequence[Card], a: Any, b: Any) -> bool:
         """Whether two positions are one for the game (the order cards left it aside)."""
         ...

@@ -6,7 +6,9 @@ its `reason` (the limit that cut it short); a won line of a game that tries seve
 searches (Matrimony under PySolFC's rules) adds `found_by`, the one that won. `solution`
 (the moves) and `analysis` (`{"complete","states","playouts","random","greedy","seconds"}`:
 the random and greedy players' odds of winning as `{"value","low","high"}`, exact when the
-state graph is complete, else estimated from `playouts` games) are added on request.
+state graph is complete, else estimated from `playouts` games) and `players` (each
+player's game of the deal: `{"no-peek": {"won","moves","seconds"}, ...}`) are added on
+request.
 
 Lines are appended as deals finish, each with a single write, so a killed batch leaves at
 worst one torn last line, which the reader tells from a bad one and drops.
@@ -56,6 +58,8 @@ def check_record(obj: Any, where: str) -> dict[str, Any]:
         raise ResultsFileError(f"{where}: unknown verdict {obj['verdict']!r}")
     if not (_is_count(obj["moves"]) and _is_count(obj["states"]) and _is_amount(obj["seconds"])):
         raise ResultsFileError(f"{where}: moves and states must be whole numbers and seconds a number, none below 0")
+    if "players" in obj and not _are_games(obj["players"]):
+        raise ResultsFileError(f"{where}: players must map each player to {{won, moves, seconds}}")
     if "analysis" in obj and not _is_analysis(obj["analysis"]):
         raise ResultsFileError(
             f"{where}: analysis must hold playouts, and random and greedy as {{low, value, high}} in order within 0..1"
@@ -76,6 +80,14 @@ def _is_count(x: Any) -> bool:
 
 def _is_amount(x: Any) -> bool:
     return type(x) in (int, float) and 0 <= x <= COUNT_MOST  # False for NaN too
+
+
+def _are_games(obj: Any) -> bool:
+    """Whether `players` is {name: {"won": bool, "moves": count, "seconds": amount}}."""
+    return isinstance(obj, dict) and all(
+        isinstance(name, str) and isinstance(g, dict) and type(g.get("won")) is bool and _is_count(g.get("moves")) and _is_amount(g.get("seconds"))
+        for name, g in obj.items()
+    )
 
 
 def _is_analysis(obj: Any) -> bool:
@@ -183,17 +195,19 @@ class ResultsWriter:
         self.stream.flush()
 
 
-def preference(record: dict[str, Any]) -> tuple[bool, float, int, int, tuple]:
+def preference(record: dict[str, Any]) -> tuple[bool, float, int, int, tuple, tuple]:
     """How much a deal's record counts against another of the same deal (the highest
     counts): decided first, then the longer search; the rest only makes the choice the
-    same whatever order the lines come in. The last item is the analysis, when there is
-    one: each player's (low, value, high), then the playouts."""
+    same whatever order the lines come in. The last two items are the analysis, when there
+    is one (each player's (low, value, high), then the playouts), and the players' games,
+    when there are any ((player, won) pairs)."""
     analysed = record.get("analysis")
     luck: tuple = ()
     if isinstance(analysed, dict):
         r, g = analysed["random"], analysed["greedy"]
         luck = (r["low"], r["value"], r["high"], g["low"], g["value"], g["high"], analysed["playouts"])
-    return (record["verdict"] != "unknown", record["seconds"], record["states"], record["moves"], luck)
+    games = tuple(sorted((name, g["won"]) for name, g in record.get("players", {}).items()))
+    return (record["verdict"] != "unknown", record["seconds"], record["states"], record["moves"], luck, games)
 
 
 def conflict(deal: Deal) -> ResultsFileError:

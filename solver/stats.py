@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .games import GAMES
@@ -51,6 +51,14 @@ class Summary:
     random_margin: float | None = None
     greedy: float | None = None
     greedy_margin: float | None = None
+    # Over the deals whose lines carry players' games (batch --player): each player's
+    # games won and played.
+    players: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def player_rate(self, name: str) -> tuple[float, float, float]:
+        """A player's share of games won, with its Wilson 95% interval."""
+        won, n = self.players[name]
+        return (won / n, *wilson(won, n))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,24 +81,26 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
     best: tuple = ()
     verdicts: set[str] = set()
     luck: tuple = ()
+    games: dict[str, bool] = {}
 
     def count() -> None:
         if len(verdicts) > 1:
             raise conflict(deal)
         group = deal[:2]
-        tallies.setdefault(group, _Tally()).add(best[-1], best[4], (luck[1], luck[4], luck[6]) if luck else None)
+        tallies.setdefault(group, _Tally()).add(best[-1], best[4], (luck[1], luck[4], luck[6]) if luck else None, games)
         times.setdefault(group, SpillSort()).add(best[4])
 
     for line in deals.sorted():
         if line[:3] != deal:
             if deal:
                 count()
-            deal, verdicts, luck = line[:3], set(), ()
+            deal, verdicts, luck, games = line[:3], set(), (), {}
         best = line
         if line[3]:
             verdicts.add(line[-1])
         if line[7]:
             luck = line[7]  # the best line with an analysis
+        games.update(line[8])  # each player's game from the best line that has one
     if deal:
         count()
     medians = {}
@@ -119,8 +129,13 @@ class _Tally:
         self.analysed = self.exact = 0
         self.sums = {"random": 0.0, "greedy": 0.0}
         self.variances = {"random": 0.0, "greedy": 0.0}
+        self.games: dict[str, list[int]] = {}  # player -> [won, played]
 
-    def add(self, verdict: str, seconds: float, luck: tuple[float, float, int] | None) -> None:
+    def add(self, verdict: str, seconds: float, luck: tuple[float, float, int] | None, games: dict[str, bool]) -> None:
+        for name, won in games.items():
+            tally = self.games.setdefault(name, [0, 0])
+            tally[0] += won
+            tally[1] += 1
         self.deals += 1
         self.won += verdict == "won"
         self.lost += verdict == "lost"
@@ -128,12 +143,12 @@ class _Tally:
         if luck is None:
             return
         self.analysed += 1
-        games = luck[2]
-        self.exact += games == 0
+        playouts = luck[2]
+        self.exact += playouts == 0
         for who, value in zip(("random", "greedy"), luck[:2]):
             self.sums[who] += value
-            if games:
-                self.variances[who] += _playout_variance(value, games)
+            if playouts:
+                self.variances[who] += _playout_variance(value, playouts)
 
     def summary(self, group: tuple[str, str], median: float) -> Summary:
         n, won, lost = self.deals, self.won, self.lost
@@ -144,8 +159,9 @@ class _Tally:
             for who in ("random", "greedy"):
                 players[who] = self.sums[who] / self.analysed
                 players[f"{who}_margin"] = Z95 * math.sqrt(self.variances[who]) / self.analysed
+        played = {name: (w, g) for name, (w, g) in sorted(self.games.items())}
         return Summary(
-            group[0], group[1], n, won, lost, unknown, won / n, wilson(won, n)[0], wilson(won + unknown, n)[1], median, self.worst, **players
+            group[0], group[1], n, won, lost, unknown, won / n, wilson(won, n)[0], wilson(won + unknown, n)[1], median, self.worst, **players, players=played
         )
 
 

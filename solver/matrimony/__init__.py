@@ -135,6 +135,18 @@ class Matrimony:
             out.append(tuple(m for s in suits for m in settle.get(s, ())) + choice)
         return out
 
+    def visible(self, rules: MatrimonyRules, seen: verify.Table) -> positions.Visible:
+        return positions.visible(seen)
+
+    def unseen(self, rules: MatrimonyRules, view: positions.Visible) -> list[Card]:
+        return positions.unseen(view)
+
+    def imagined(self, rules: MatrimonyRules, view: positions.Visible, stock: Sequence[Card]) -> tuple[list[Card], verify.Table]:
+        return positions.imagined(view, stock)
+
+    def takes_cards(self, choice: Sequence[Move]) -> bool:
+        return any(isinstance(move, Play) for move in choice)
+
     def same_position(self, rules: MatrimonyRules, cards: Sequence[Card], a: verify.Table, b: verify.Table) -> bool:
         return positions.same_position(a, b)
 

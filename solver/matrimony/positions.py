@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ..cards import Card, CardError
+from ..cards import Card, CardError, full_deck
 from ..errors import PositionError
 from . import board
 from .deal import LAYOUT
@@ -177,6 +178,36 @@ def settling_shifts(rules: MatrimonyRules, pos: Position) -> dict[int, tuple[Shi
         if counts[d] and counts[d] + counts[u] == FOUNDATION_CARDS:
             out[suit] = tuple(Shift(d, u, card_of(rules.takes[d][n])) for n in range(counts[d] - 1, -1, -1))
     return out
+
+
+@dataclass(frozen=True)
+class Visible:
+    """What a PySolFC player sees of a Matrimony position: the piles, the foundations, how
+    many cards the stock holds (not their order) and the redeals made."""
+
+    piles: tuple[tuple[Card, ...], ...]
+    foundations: tuple[tuple[Card, ...], ...]
+    stock: int
+    redeals: int
+
+
+def visible(seen: Seen) -> Visible:
+    return Visible(seen.piles, seen.foundations, len(seen.stock), seen.redeals)
+
+
+def unseen(view: Visible) -> list[Card]:
+    """The cards in the stock, in no particular order (sorted)."""
+    shown = Counter(c for pile in view.piles for c in pile) + Counter(c for f in view.foundations for c in f)
+    return sorted((Counter(full_deck(2)) - shown).elements())
+
+
+def imagined(view: Visible, stock: Sequence[Card]) -> tuple[list[Card], Seen]:
+    """A deal and a position that look like `view` with this stock: the foundations' and
+    piles' cards, then the stock (which copy of a card lies where never matters)."""
+    if len(stock) != view.stock:
+        raise ValueError(f"the stock holds {view.stock} cards, not {len(stock)}")
+    cards = [c for f in view.foundations for c in f] + [c for pile in view.piles for c in pile] + list(stock)
+    return cards, Seen(view.piles, view.foundations, tuple(stock), view.redeals)
 
 
 def same_position(a: Seen, b: Seen) -> bool:

@@ -12,7 +12,7 @@ from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, positions, verify
-from .moves import Move, move_from_json, parse_move
+from .moves import Consolidate, Move, move_from_json, parse_move
 from .play import GAP, Table
 from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
@@ -100,6 +100,18 @@ class MonteCarlo:
     def choices(self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table) -> list[tuple[Move, ...]]:
         view = self.player(rules, cards, seen)
         return list(view.choices(view.start()))
+
+    def visible(self, rules: MonteCarloRules, seen: verify.Table) -> positions.Visible:
+        return positions.visible(seen)
+
+    def unseen(self, rules: MonteCarloRules, view: positions.Visible) -> list[Card]:
+        return positions.unseen(rules, view)
+
+    def imagined(self, rules: MonteCarloRules, view: positions.Visible, stock: Sequence[Card]) -> tuple[list[Card], verify.Table]:
+        return positions.imagined(view, stock)
+
+    def takes_cards(self, choice: Sequence[Move]) -> bool:
+        return any(not isinstance(move, Consolidate) for move in choice)
 
     def same_position(self, rules: MonteCarloRules, cards: Sequence[Card], a: verify.Table, b: verify.Table) -> bool:
         return (a.grid, a.stock) == (b.grid, b.stock)

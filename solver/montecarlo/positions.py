@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, CardError
+from ..cards import Card, CardError, full_deck
 from ..errors import PositionError
 from . import board
 from .moves import ROW_LETTERS, Consolidate, Move
@@ -202,6 +203,35 @@ def _consistent(rules: MonteCarloRules, deal: Sequence[Card], cells: tuple[Card 
         raise PositionError("the stock's cards are not the last of the deal in dealing order")
     gone = Counter(deal[: len(deal) - count]) - Counter(c for c in cells if c is not None)
     return Seen(cells, stock, tuple(sorted(gone.elements())))
+
+
+@dataclass(frozen=True)
+class Visible:
+    """What a PySolFC player sees of a Monte Carlo position: the grid, the cards already
+    removed, and how many cards the stock holds, but not their order."""
+
+    grid: tuple[Card | None, ...]
+    removed: tuple[Card, ...]  # sorted: the order they left in does not matter
+    stock: int  # cards in the stock
+
+
+def visible(seen: Seen) -> Visible:
+    return Visible(seen.grid, tuple(sorted(seen.removed)), len(seen.stock))
+
+
+def unseen(rules: MonteCarloRules, view: Visible) -> list[Card]:
+    """The cards in the stock, in no particular order (sorted)."""
+    left = Counter(full_deck(rules.decks)) - Counter(c for c in view.grid if c is not None) - Counter(view.removed)
+    return sorted(left.elements())
+
+
+def imagined(view: Visible, stock: Sequence[Card]) -> tuple[list[Card], Seen]:
+    """A deal and a position that look like `view` with this stock: the grid's cards in
+    reading order, then the removed ones, then the stock."""
+    if len(stock) != view.stock:
+        raise ValueError(f"the stock holds {view.stock} cards, not {len(stock)}")
+    cards = [c for c in view.grid if c is not None] + list(view.removed) + list(stock)
+    return cards, Seen(view.grid, tuple(stock), view.removed)
 
 
 class FromPosition:

@@ -1,0 +1,81 @@
+"""`wedlock play`: a deal played out by a random, greedy, perfect or no-peek player."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from wedlock.pipeline import Position
+from wedlock.players import PLAYERS, SAMPLE_SECONDS, SAMPLES, play
+from wedlock.words import counted
+
+from .common import (
+    Command,
+    after_option,
+    choose_start,
+    deal_file_option,
+    game_argument,
+    header,
+    input_errors,
+    interruptible,
+    json_option,
+    number_argument,
+    position_option,
+    rules_option,
+    time_limit_option,
+)
+
+
+@click.command("play", cls=Command)
+@game_argument
+@number_argument
+@deal_file_option
+@rules_option
+@after_option
+@position_option
+@click.option("--player", type=click.Choice(PLAYERS), required=True, help="Who plays: see below.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The player's random draws (the same seed, the same game).")
+@click.option("--samples", type=click.IntRange(min=1), default=SAMPLES, show_default=True, help="no-peek: orderings of the unseen cards a decision weighs.")
+@time_limit_option(SAMPLE_SECONDS, "no-peek: each search of a choice in an ordering; past it, no win is counted. perfect: its search.")
+@json_option
+@interruptible
+@input_errors
+def play_command(
+    game_name: str,
+    number: str | None,
+    deal_file: str | None,
+    rules_name: str | None,
+    after_file: str | None,
+    position_file: str | None,
+    player: str,
+    seed: int,
+    samples: int,
+    time_limit: float | None,
+    as_json: bool,
+) -> None:
+    """Play game N (or a deal file, or a position) as a player and print its moves.
+
+    random picks any legal move; greedy takes cards out of play when it can (both as
+    analyze has them); perfect plays the solver's line, seeing every card; no-peek sees
+    what a PySolFC player sees (not the stock's order): at each decision it solves the
+    position after each move in --samples orderings of the unseen cards and plays the move
+    that wins in the most of them. Exit status: 0 won, 1 lost, 2 bad input.
+
+    Example: wedlock play monte-carlo 12345 --player no-peek
+    """
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    game = start.deal.game if isinstance(start, Position) else start.game
+    found = play(game, start, player, seed=seed, samples=samples, sample_seconds=time_limit, time_limit=time_limit)
+    if as_json:
+        click.echo(json.dumps(found.to_json()))
+    else:
+        chosen = found.start.deal
+        who = f"the {player} player" + (f" (seed {seed})" if player in ("random", "greedy", "no-peek") else "")
+        click.echo(f"{header(chosen, label)}, played by {who}")
+        verdict = "won" if found.won else "lost"
+        click.echo(f"# {verdict} in {counted(len(found.moves), 'move')} ({found.seconds:,.2f} s)")
+        for i, move in enumerate(found.moves, 1):
+            click.echo(f"{i}. {move.text()}")
+    sys.exit(0 if found.won else 1)

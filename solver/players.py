@@ -1,0 +1,274 @@
+"""Players: a deal played out by someone who picks at random, greedily, perfectly (seeing
+every card), or without peeking at the stock.
+
+- *random*: a legal choice at random; *greedy*: at random among the choices that take cards
+  out of play (a Monte Carlo pair or king, a Matrimony play) when there are any, else among
+  all. These are the players `analyze` gives exact odds for.
+- *perfect*: the solver's winning line, found with every card known.
+- *no-peek*: sees what a PySolFC player sees (`Game.visible`: all but the stock's order).
+  At each decision it draws orderings of the cards it cannot see and, in each, solves the
+  position: a choice wins in an ordering when a winning line starts with it. Where solving
+  is cheap (Monte Carlo, Arnold's Matrimony) every choice is solved in every ordering; under
+  PySolFC's Matrimony rules, where one search costs a good part of a second, only the
+  choice the solver's winning line starts with counts as winning in an ordering. It plays
+  the choice that wins in the most orderings (hindsight optimisation); ties go to the
+  choice the game lists first, which puts taking cards out of play before consolidating or
+  dealing. When the cards unseen have no more distinct orderings than the sample holds
+  (orderings of ranks in Monte Carlo, where suits never matter), it takes each of them once
+  instead; once nothing is hidden it follows a winning line, as the perfect player does.
+  Its draws come from its seed and what it has seen, never from the deal: two deals that
+  look the same get the same moves.
+
+A choice is what `Game.choices` offers (a PySolFC Matrimony play comes with its shifts).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card
+from .errors import WedlockError
+from .game import Game
+from .lines import Line
+from .pipeline import DealSource, Position, checked_limits, game_of
+from .positions import played, position
+from .search import Limits, Verdict
+
+PLAYERS = ("perfect", "no-peek", "greedy", "random")
+SAMPLES = 10  # orderings of the unseen cards a no-peek decision weighs
+SAMPLE_SECONDS = 1.0  # the search of one choice in one ordering; past it, no win is counted
+
+
+class PlayerError(WedlockError):
+    """A player that is not one of PLAYERS, or a setting it cannot take."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A deal played out by a player: its moves and whether they won."""
+
+    player: str
+    start: Position
+    moves: Line = field(default_factory=Line)
+    won: bool = False
+    seconds: float = 0.0
+    seed: int | str = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """What `play --json` prints."""
+        return {
+            **self.start._names(),
+            "player": self.player,
+            "seed": self.seed,
+            "won": self.won,
+            "moves": self.moves.to_json(),
+            "seconds": round(self.seconds, 4),
+        }
+
+    def record(self) -> dict[str, Any]:
+        """What `batch --player` adds to a deal's line for this player."""
+        return {"won": self.won, "moves": len(self.moves), "seconds": round(self.seconds, 4)}
+
+
+def play(
+    game: str | Game,
+    source: DealSource | Position,
+    player: str,
+    rules: str | None = None,
+    *,
+    seed: int | str = 0,
+    samples: int = SAMPLES,
+    sample_seconds: float | None = SAMPLE_SECONDS,
+    time_limit: float | None = None,
+) -> Played:
+    """Play a deal (or a position of a game under way) as `player` (one of PLAYERS).
+    `samples` and `sample_seconds` set the no-peek player's orderings a decision and the
+    limit of each of its searches; `time_limit` the perfect player's search.
+
+    >>> p = play("monte-carlo", 12345, "no-peek", seed=1)
+    >>> p.won, len(p.moves) > 30
+    (True, True)
+    >>> play("monte-carlo", 12345, "greedy", seed=1).won
+    False
+    """
+    if player not in PLAYERS:
+        raise PlayerError(f"unknown player {player!r}; choose one of {', '.join(PLAYERS)}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise PlayerError(f"a seed is a whole number or text, not {seed!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise PlayerError(f"samples is a whole number, 1 or more; not {samples!r}")
+    checked_limits(time_limit=sample_seconds)
+    checked_limits(time_limit=time_limit)
+    start = source if isinstance(source, Position) else position(game_of(game), source, rules)
+    started = time.perf_counter()
+    if player == "perfect":
+        moves = _perfect(start, time_limit)
+    elif player == "no-peek":
+        moves = _blind(start, NoPeek(start.deal.game, start.deal.rules, seed, samples, sample_seconds))
+    else:
+        moves = _at_random(start, random.Random(f"{seed}/{player}"), greedy=player == "greedy")
+    end = played(start, moves)
+    return Played(player, start, Line(end.moves[len(start.moves) :]), end.seen.cards_left() == 0, time.perf_counter() - started, seed)
+
+
+def _at_random(start: Position, rng: random.Random, greedy: bool) -> list[Any]:
+    chosen, here, moves = start.deal, start, []
+    game, rules = chosen.game, chosen.rules
+    while here.seen.cards_left():
+        options = game.choices(rules, chosen.cards, here.seen)
+        if not options:
+            break
+        if greedy:
+            options = [c for c in options if game.takes_cards(c)] or options
+        choice = list(rng.choice(options))
+        moves += choice
+        here = played(here, choice)
+    return moves
+
+
+def _perfect(start: Position, seconds: float | None) -> list[Any]:
+    """The solver's line; where it finds none, the first choice each time, to the end."""
+    chosen = start.deal
+    answer = chosen.game.solve_from(chosen.rules, chosen.cards, start.seen, Limits(time_limit=seconds))
+    if answer.verdict == Verdict.WON:
+        return list(answer.moves)
+    here, moves = start, []
+    while options := chosen.game.choices(chosen.rules, chosen.cards, here.seen):
+        moves += list(options[0])
+        here = played(here, list(options[0]))
+    return moves
+
+
+def _blind(start: Position, policy: NoPeek) -> list[Any]:
+    """A game where the policy sees nothing but `Game.visible` of each position."""
+    chosen, here, moves = start.deal, start, []
+    while here.seen.cards_left():
+        choice = policy.choose(chosen.game.visible(chosen.rules, here.seen))
+        if choice is None:
+            break
+        moves += list(choice)
+        here = played(here, list(choice))
+    return moves
+
+
+class NoPeek:
+    """The no-peek player's policy: it is handed what a player sees, and nothing else."""
+
+    def __init__(self, game: Game, rules: Any, seed: int | str, samples: int, sample_seconds: float | None) -> None:
+        self.game, self.rules, self.seed, self.samples = game, rules, seed, samples
+        self.limits = Limits(time_limit=sample_seconds)
+        # Whether every choice is solved in every ordering, or only the line's first counts
+        # (PySolFC's Matrimony: each search costs a good part of a second).
+        self.each_choice = not (game.name == "matrimony" and rules.shifts)
+        self.plan: list[tuple[Any, ...]] = []  # once nothing is hidden: the rest of a winning line
+        self.expect: Any = None  # the view the plan's next choice is for
+
+    def choose(self, view: Any) -> tuple[Any, ...] | None:
+        """The choice to play in this view; None when there is none."""
+        game, rules = self.game, self.rules
+        hidden = game.unseen(rules, view)
+        if self.plan and view == self.expect:
+            return self._next_of_plan(view)
+        stocks = self.orderings(view, hidden)
+        cards, seen = game.imagined(rules, view, stocks[0])
+        options = game.choices(rules, cards, seen)
+        if len(options) <= 1:
+            return options[0] if options else None
+        wins = [0] * len(options)
+        for stock in stocks:
+            cards, seen = game.imagined(rules, view, stock)
+            here = game.solve_from(rules, cards, seen, self.limits)
+            if here.verdict == Verdict.LOST:
+                continue
+            if not hidden and here.verdict == Verdict.WON:  # nothing hidden: the line is the plan
+                return self._follow(view, cards, seen, here.moves)
+            first = _first(options, here.moves) if here.verdict == Verdict.WON else None
+            for i, option in enumerate(options):
+                if i == first or (self.each_choice and self._wins_after(cards, seen, option)):
+                    wins[i] += 1
+        return options[max(range(len(options)), key=lambda i: (wins[i], -i))]
+
+    def _wins_after(self, cards: list[Card], seen: Any, option: tuple[Any, ...]) -> bool:
+        game, rules = self.game, self.rules
+        for move in option:
+            seen = game.after(rules, seen, move)
+        if seen.cards_left() == 0:
+            return True
+        return game.solve_from(rules, cards, seen, self.limits).verdict == Verdict.WON
+
+    def _follow(self, view: Any, cards: list[Card], seen: Any, line: Sequence[Any]) -> tuple[Any, ...]:
+        """With nothing hidden, a winning line is a plan: its choices, one a decision."""
+        self.plan, rest, here = [], list(line), seen
+        while rest:
+            offered = self.game.choices(self.rules, cards, here)
+            n = _first(offered, rest)
+            step = tuple(rest[: len(offered[n])]) if n is not None else tuple(rest[:1])
+            self.plan.append(step)
+            for move in step:
+                here = self.game.after(self.rules, here, move)
+            rest = rest[len(step) :]
+        return self._next_of_plan(view)
+
+    def _next_of_plan(self, view: Any) -> tuple[Any, ...]:
+        step = self.plan.pop(0)
+        _, seen = self.game.imagined(self.rules, view, ())
+        for move in step:
+            seen = self.game.after(self.rules, seen, move)
+        self.expect = self.game.visible(self.rules, seen)
+        return step
+
+    def orderings(self, view: Any, hidden: list[Card]) -> list[tuple[Card, ...]]:
+        """The orderings of the hidden cards this decision weighs: all distinct ones when
+        they are no more than the sample, else a sample drawn from the seed and the view."""
+        by_rank = self.game.name == "monte-carlo"  # suits never matter there
+        kinds = [c.rank for c in hidden] if by_rank else list(hidden)
+        counts = Counter(kinds).values()
+        distinct = math.factorial(len(hidden)) // math.prod(math.factorial(k) for k in counts)
+        if distinct <= self.samples:
+            if not by_rank:
+                return list(_arrangements(hidden))
+            cards_of = {c.rank: sorted(d for d in hidden if d.rank == c.rank) for c in hidden}
+            return [_with_suits(ranks, cards_of) for ranks in _arrangements(sorted(c.rank for c in hidden))]
+        rng = random.Random(f"{self.seed}|{view!r}")
+        out = []
+        for _ in range(self.samples):
+            order = list(hidden)
+            rng.shuffle(order)
+            out.append(tuple(order))
+        return out
+
+
+def _first(options: Sequence[Sequence[Any]], line: Sequence[Any]) -> int | None:
+    """The index of the option a line starts with, if any."""
+    for i, option in enumerate(options):
+        if list(line[: len(option)]) == list(option):
+            return i
+    return None
+
+
+def _arrangements(items: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
+    """Every distinct ordering of a multiset (items sorted), each once."""
+    if not items:
+        yield ()
+        return
+    for i, item in enumerate(items):
+        if i and items[i - 1] == item:
+            continue
+        for rest in _arrangements([*items[:i], *items[i + 1 :]]):
+            yield (item, *rest)
+
+
+def _with_suits(ranks: Sequence[int], cards_of: dict[int, list[Card]]) -> tuple[Card, ...]:
+    """Cards for a sequence of ranks: each rank's cards in a fixed order."""
+    used = Counter[int]()
+    out = []
+    for r in ranks:
+        out.append(cards_of[r][used[r]])
+        used[r] += 1
+    return tuple(out)
