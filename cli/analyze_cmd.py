@@ -13,11 +13,13 @@ from wedlock.luck import DEFAULT_MAX_STATES, Analysis, analyze
 from wedlock.words import counted
 
 from .common import (
+    CANNOT_WRITE,
     SOLVE_SECONDS,
     BadInput,
     Command,
     FilePath,
     after_option,
+    check_writable,
     choose_start,
     deal_file_option,
     game_argument,
@@ -31,8 +33,6 @@ from .common import (
     rules_option,
     time_limit_option,
 )
-
-CANNOT_WRITE = 1  # as for any output the disk refuses
 
 
 @click.command("analyze", cls=Command)
@@ -89,9 +89,7 @@ def analyze_command(
     if len({Path(p).resolve() for p in exports}) < len(exports):
         raise BadInput("--graphml, --dot and --png need a file each")
     for path in exports:
-        folder = Path(path).parent
-        if not folder.is_dir():
-            raise BadInput(f"cannot write {path}: there is no folder {folder}")
+        check_writable(path)
     if max_states is None:
         max_states = PNG_MOST_STATES if png else DEFAULT_MAX_STATES
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)

@@ -9,6 +9,7 @@ import re
 import shlex
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -270,6 +271,28 @@ def choose_start(
         start = position(chosen.game, start, after=_read(after_file, "moves"))
         label += f", after {counted(len(start.moves), 'move')}"
     return start, label
+
+
+CANNOT_WRITE = 1  # the disk refused a file: not bad input, and what was printed stands
+
+
+def check_writable(path: str) -> None:
+    """Before any work: a file the command is to write needs an existing folder."""
+    target = Path(path)
+    if target.is_dir():
+        raise BadInput(f"cannot write {path}: it is a folder")
+    if not target.parent.is_dir():
+        raise BadInput(f"cannot write {path}: there is no folder {target.parent}")
+
+
+def write_page(path: str, text: str) -> None:
+    """Write a page (or any file the command makes); one line and exit 1 when it cannot."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        click.echo(f"Error: cannot write {path}: {err.strerror}", err=True)
+        sys.exit(CANNOT_WRITE)
 
 
 def _read(path: str, what: str) -> str:

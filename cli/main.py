@@ -22,6 +22,7 @@ from .common import GAMES_HELP, INTERRUPTED
 from .deal_cmd import deal_command
 from .hint_cmd import hint_command
 from .play_cmd import play_command
+from .show_cmd import show_command
 from .solve_cmd import solve_command
 from .stats_cmd import stats_command
 from .verify_cmd import verify_command
@@ -129,6 +130,7 @@ def cli() -> None:
 
 
 for command in (
-    deal_command, solve_command, hint_command, play_command, verify_command, batch_command, stats_command, analyze_command, winnable_command
+    deal_command, solve_command, hint_command, play_command, show_command, verify_command, batch_command, stats_command, analyze_command,
+    winnable_command,
 ):
     cli.add_command(command)

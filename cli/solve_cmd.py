@@ -7,13 +7,16 @@ import sys
 
 import click
 
+from wedlock.page import solution_page
 from wedlock.pipeline import Position, Solution, solve
 from wedlock.search import LOST, UNKNOWN, WON
 
 from .common import (
     SOLVE_SECONDS,
     Command,
+    FilePath,
     after_option,
+    check_writable,
     choose_start,
     deal_file_option,
     game_argument,
@@ -27,6 +30,7 @@ from .common import (
     progress_option,
     rules_option,
     shows_progress,
+    write_page,
 )
 from .progress import SearchBar
 
@@ -42,6 +46,7 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 @position_option
 @limit_options(SOLVE_SECONDS)
 @click.option("--board", is_flag=True, help="Draw the layout after each move.")
+@click.option("--html", "html_file", type=FilePath(writable=True), help="Also write a page that plays the solution back (open it in a browser).")
 @json_option
 @progress_option
 @interruptible
@@ -57,6 +62,7 @@ def solve_command(
     time_limit: float | None,
     max_states: int | None,
     board: bool,
+    html_file: str | None,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -69,10 +75,14 @@ def solve_command(
 
     Example: wedlock solve monte-carlo 12345 --board
     """
+    if html_file:
+        check_writable(html_file)
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
     game = start.deal.game if isinstance(start, Position) else start.game
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
         result = solve(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
+    if html_file:  # first: a reader of the text that goes away early (| head) loses nothing
+        write_page(html_file, solution_page(result, label))
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:

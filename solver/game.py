@@ -126,6 +126,14 @@ class Game(Protocol):
         """Whether a choice takes cards out of play (what a greedy player prefers)."""
         ...
 
+    def layout(self, rules: Any, seen: Any) -> dict[str, Any]:
+        """A position as the page (`page.py`) draws it: JSON-ready, cards as text."""
+        ...
+
+    def touches(self, rules: Any, seen: Any, move: Any) -> list[dict[str, Any]]:
+        """The places whose cards a move is about to move, for the page to mark."""
+        ...
+
     def same_position(self, rules: Any, cards: Sequence[Card], a: Any, b: Any) -> bool:
         """Whether two positions are one for the game (the order cards left it aside)."""
         ...

@@ -14,11 +14,11 @@ from ..search import WON, Limits, solve
 from . import board, positions, quick_stages, verify
 from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
-from .moves import Move, Play, Shift, move_from_json, parse_move
+from .moves import Move, Play, Redeal, Shift, move_from_json, parse_move
 from .play import Position, Table
 from .player import PlayerView
 from .pysol_space import PysolSpace
-from .rules import DEFAULT_RULES, RULE_SETS, MatrimonyRules
+from .rules import DEFAULT_RULES, ROUNDS, RULE_SETS, MatrimonyRules
 
 
 class Matrimony:
@@ -146,6 +146,33 @@ class Matrimony:
 
     def takes_cards(self, choice: Sequence[Move]) -> bool:
         return any(isinstance(move, Play) for move in choice)
+
+    def layout(self, rules: MatrimonyRules, seen: verify.Table) -> dict[str, Any]:
+        """The foundations (label, cards), the piles bottom card first, the stock's count,
+        and whose redeal turn is next once the stock is empty."""
+        nxt = None
+        if not seen.stock:
+            nxt = f"next redeal: pile {ROUNDS - seen.redeals}" if seen.redeals < ROUNDS else f"all {ROUNDS} redeals made"
+        return {
+            "kind": "matrimony",
+            "foundations": [
+                {"name": f"F{f + 1}", "label": found.label, "cards": [str(c) for c in cards]}
+                for f, (found, cards) in enumerate(zip(rules.foundations, seen.foundations))
+            ],
+            "piles": [[str(c) for c in pile] for pile in seen.piles],
+            "stock": len(seen.stock),
+            "redeals": seen.redeals,
+            "next": nxt,
+        }
+
+    def touches(self, rules: MatrimonyRules, seen: verify.Table, move: Move) -> list[dict[str, Any]]:
+        if isinstance(move, Play):
+            return [{"pile": move.pile + 1, "top": True}]
+        if isinstance(move, Shift):
+            return [{"foundation": move.source + 1, "top": True}]
+        if isinstance(move, Redeal):
+            return [{"pile": move.pile + 1}]
+        return [{"stock": True}]
 
     def same_position(self, rules: MatrimonyRules, cards: Sequence[Card], a: verify.Table, b: verify.Table) -> bool:
         return positions.same_position(a, b)

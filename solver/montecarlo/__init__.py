@@ -12,7 +12,7 @@ from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, positions, verify
-from .moves import Consolidate, Move, move_from_json, parse_move
+from .moves import Consolidate, King, Move, Pair, move_from_json, parse_move
 from .play import GAP, Table
 from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
@@ -112,6 +112,18 @@ class MonteCarlo:
 
     def takes_cards(self, choice: Sequence[Move]) -> bool:
         return any(not isinstance(move, Consolidate) for move in choice)
+
+    def layout(self, rules: MonteCarloRules, seen: verify.Table) -> dict[str, Any]:
+        """The grid row by row (None for a gap), the stock's count, the cards out."""
+        grid = [None if c is None else str(c) for c in seen.grid]
+        return {"kind": "grid", "rows": rules.rows, "cols": rules.cols, "cells": grid, "stock": len(seen.stock), "out": len(seen.removed)}
+
+    def touches(self, rules: MonteCarloRules, seen: verify.Table, move: Move) -> list[dict[str, Any]]:
+        if isinstance(move, Pair):
+            return [{"cell": c} for c in move.cells]
+        if isinstance(move, King):
+            return [{"cell": move.cell}]
+        return [{"stock": True}]
 
     def same_position(self, rules: MonteCarloRules, cards: Sequence[Card], a: verify.Table, b: verify.Table) -> bool:
         return (a.grid, a.stock) == (b.grid, b.stock)

@@ -1,0 +1,63 @@
+"""A solution as a page: one self-contained HTML file that plays it back with cards.
+
+No network at all: the cards are inline SVG drawn by the page's own script, the styles
+and the script are inline, and a Content-Security-Policy forbids any request. The page
+holds every position of the line (`Game.layout`) and, for each move, the places whose
+cards it moves (`Game.touches`); `viewer/viewer.js` draws them.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from typing import Any
+
+from .lines import Line
+from .pipeline import Deal, Position, Solution
+from .words import counted
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath("viewer", name).read_text(encoding="utf-8")
+
+
+def page(start: Deal | Position, moves: Line, summary: str, label: str | None = None) -> str:
+    """The page playing `moves` back from `start` (a deal's opening or a position),
+    headed by the game and `summary` (the verdict and the move count)."""
+    chosen = start.deal if isinstance(start, Position) else start
+    game, rules = chosen.game, chosen.rules
+    seen = start.seen if isinstance(start, Position) else game.opening(rules, chosen.cards)
+    positions, touches = [game.layout(rules, seen)], []
+    for move in moves.raw():
+        touches.append(game.touches(rules, seen, move))
+        seen = game.after(rules, seen, move)
+        positions.append(game.layout(rules, seen))
+    where = label or (start.label if isinstance(start, Position) else chosen.label)
+    data: dict[str, Any] = {
+        "game": game.name,
+        "rules": rules.name,
+        "title": chosen.title,
+        "game_number": chosen.number,
+        "moves": [m.text() for m in moves],
+        "positions": positions,
+        "touches": touches,
+    }
+    heading = f"{chosen.title}, {where}"
+    return _asset("page.html").format_map(
+        {
+            "title": html.escape(heading),
+            "heading": html.escape(heading),
+            "summary": html.escape(summary),
+            "count": len(moves),
+            "css": _asset("viewer.css"),
+            "js": _asset("viewer.js"),
+            "data": json.dumps(data).replace("</", "<\\/"),
+        }
+    )
+
+
+def solution_page(result: Solution, label: str | None = None) -> str:
+    """The page of a solver's answer: its winning line, or the deal alone when none."""
+    start: Deal | Position = result.position if result.position is not None else result.deal
+    return page(start, result.moves, f"{result.verdict.value}: {counted(len(result.moves), 'move')}", label)
