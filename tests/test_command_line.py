@@ -43,9 +43,10 @@ def test_help_lists_every_game_and_rule_set_and_marks_pysolfcs(command: str) -> 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_misspelled_option_gets_clicks_suggestion(command: str) -> None:
-    args = {"stats": ["x.jsonl"]}.get(command, ["monte-carlo", "5"])
-    result = run(command, *args, "--jsn")
-    assert_bad_input(result, "No such option '--jsn'", "Did you mean")
+    args = {"stats": ["x.jsonl"], "show": ["moves.txt"]}.get(command, ["monte-carlo", "5"])
+    misspelled = {"show": "--htm"}.get(command, "--jsn")
+    result = run(command, *args, misspelled)
+    assert_bad_input(result, f"No such option '{misspelled}'", "Did you mean")
 
 
 def test_a_misspelled_time_limit_is_not_read_as_a_game_number() -> None:
