@@ -8,8 +8,10 @@ from pathlib import Path
 
 import click
 
-from wedlock.graph_report import PNG_MOST_STATES, draw_png, moves_text, pyplot, write_dot, write_graphml
+from wedlock.graph_report import moves_text, write_dot, write_graphml
 from wedlock.luck import DEFAULT_MAX_STATES, Analysis, analyze
+from wedlock.pictures import GRAPH_MOST_STATES, draw_analysis, pyplot
+from wedlock.search import Verdict
 from wedlock.words import counted
 
 from .common import (
@@ -46,14 +48,17 @@ from .common import (
     "--max-states",
     type=click.IntRange(min=1),
     default=None,
-    help=f"Stop exploring at this many states; every figure is then a bound. [default: {DEFAULT_MAX_STATES:,};"
-    f" with --png {PNG_MOST_STATES:,}, the most it draws]",
+    help=f"Stop exploring at this many states; every figure is then a bound. [default: {DEFAULT_MAX_STATES:,}]",
 )
 @time_limit_option(SOLVE_SECONDS, "Stop exploring after S seconds (the graph is then cut) and playing out; 'none' for no limit.")
 @playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
 @click.option("--graphml", type=FilePath(writable=True), help="Write the graph as GraphML (Gephi).")
 @click.option("--dot", type=FilePath(writable=True), help="Write the graph as Graphviz DOT.")
-@click.option("--png", type=FilePath(writable=True), help=f"Draw a graph of at most {PNG_MOST_STATES:,} states (needs matplotlib).")
+@click.option(
+    "--png",
+    type=FilePath(writable=True),
+    help=f"Draw the shortest win and its decisions, and a whole graph of at most {GRAPH_MOST_STATES} states (needs matplotlib).",
+)
 @json_option
 @interruptible
 @input_errors
@@ -83,15 +88,13 @@ def analyze_command(
     """
     if png:
         pyplot()  # before the work: matplotlib is there
-        if max_states is not None and max_states > PNG_MOST_STATES:
-            raise BadInput(f"--png draws at most {PNG_MOST_STATES:,} states; give --max-states {PNG_MOST_STATES:,} or less")
     exports = [p for p in (graphml, dot, png) if p]
     if len({Path(p).resolve() for p in exports}) < len(exports):
         raise BadInput("--graphml, --dot and --png need a file each")
     for path in exports:
         check_writable(path)
     if max_states is None:
-        max_states = PNG_MOST_STATES if png else DEFAULT_MAX_STATES
+        max_states = DEFAULT_MAX_STATES
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
     found = analyze(game_name, start, max_states=max_states, playouts=playouts, time_limit=time_limit)
     if as_json:
@@ -101,13 +104,23 @@ def analyze_command(
             click.echo(line)
     if graphml or dot or png:
         exported = found.exported()
-        for target, write in ((graphml, write_graphml), (dot, write_dot), (png, draw_png)):
+        writers = ((graphml, lambda t: write_graphml(exported, t)), (dot, lambda t: write_dot(exported, t)), (png, lambda t: draw_analysis(found, t)))
+        for target, write in writers:
             if target:
                 try:
-                    write(exported, target)
+                    write(target)
                 except OSError as err:  # the text is out; the disk refused the file
                     click.echo(f"Error: cannot write {target}: {err.strerror}", err=True)
                     sys.exit(CANNOT_WRITE)
+
+
+# What the solver said of a deal whose graph was cut, searched in the time left.
+SOLVER_SAYS = {
+    Verdict.WON: "wins the deal; its line is in the graph",
+    Verdict.LOST: "proves the deal lost: no player wins it",
+    Verdict.UNKNOWN: "did not decide the deal in the time left",
+    None: "no time was left to search the deal",
+}
 
 
 def report_lines(found: Analysis, label: str) -> list[str]:
@@ -118,7 +131,7 @@ def report_lines(found: Analysis, label: str) -> list[str]:
     if fig.complete:
         head = "the whole state graph"
     else:
-        head = f"the state graph was cut at {counted(fig.states, 'state')}: counts are lower bounds, odds are ranges"
+        head = "the state graph was cut: counts are lower bounds, odds are ranges"
     out = [
         f"{header(chosen, label)}: {head}",
         f"states:             {bound}{fig.states:,} ({counted(fig.edges, 'edge')})",
@@ -129,8 +142,11 @@ def report_lines(found: Analysis, label: str) -> list[str]:
         f"random player wins: {odds_text(*fig.random)}{guess_text(found.estimates.get('random'))}",
         f"greedy player wins: {odds_text(*fig.greedy)}{guess_text(found.estimates.get('greedy'))}",
     ]
+    if not fig.complete:
+        out.append(f"solver:             {SOLVER_SAYS[found.solver_verdict]}")
     if not fig.shortest_win:
-        out.append("shortest win:       none" + (" found" if not fig.complete else ""))
+        proved = fig.complete or found.solver_verdict == Verdict.LOST
+        out.append("shortest win:       none" + ("" if proved else " found"))
         return out
     found_only = "" if fig.complete else " (the shortest found)"
     out.append(f"shortest win:       {counted(len(fig.shortest_win), 'move')}{found_only}")

@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from wedlock.games import GAMES
+from wedlock.pictures import draw_stats, pyplot
 from wedlock.records import iter_results
 from wedlock.stats import Summary, mean_text, summarize
 
-from .common import BadInput, FilePath, input_errors, json_option
+from .common import CANNOT_WRITE, BadInput, FilePath, check_writable, input_errors, json_option
 
 
 @click.command("stats")
 @click.argument("files", nargs=-1, required=True, type=FilePath(exists=True))
+@click.option(
+    "--plot",
+    "plot_file",
+    type=FilePath(writable=True),
+    help="Also draw the win rates, the players side by side and the solve times as a PNG (needs matplotlib).",
+)
 @json_option
 @input_errors
-def stats_command(files: tuple[str, ...], as_json: bool) -> None:
+def stats_command(files: tuple[str, ...], plot_file: str | None, as_json: bool) -> None:
     """Summarize results files: per game and rule set, the win rate and its 95% interval.
 
     The interval is Wilson's, with unknown deals counted as lost for the lower bound and
@@ -26,11 +34,20 @@ def stats_command(files: tuple[str, ...], as_json: bool) -> None:
     error. The files are read a line at a time, in any number and order. Lines written by
     `batch --analyze` add the mean odds of a random and a greedy player (see analyze).
 
-    Example: wedlock stats mc.jsonl
+    Example: wedlock stats mc.jsonl --plot mc.png
     """
+    if plot_file:
+        pyplot()  # before the work: matplotlib is there
+        check_writable(plot_file)
     summaries = summarize(record for path in files for record in iter_results(path))
     if not summaries:
         raise BadInput(f"no results in {', '.join(files)}")
+    if plot_file:
+        try:
+            draw_stats(summaries, [title(s) for s in summaries], plot_file)
+        except OSError as err:
+            click.echo(f"Error: cannot write {plot_file}: {err.strerror}", err=True)
+            sys.exit(CANNOT_WRITE)
     if as_json:
         click.echo(json.dumps([{**s.as_dict(), "title": title(s)} for s in summaries]))
         return

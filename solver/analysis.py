@@ -263,6 +263,39 @@ def build(play: Play, max_states: int | None = None, deadline: float | None = No
     return StateGraph(graph, 0, won, [not e for e in explored], keys, states)
 
 
+def include_line(play: Play, sg: StateGraph, line_keys: list[Hashable]) -> list[int]:
+    """Add to a cut graph the states a winning line passes through, and the edges between
+    them, so that the graph holds a win; return those states, the deal's first.
+    `line_keys` are the keys of every position along the line, the deal's first; the
+    states added stay unexplored (on the frontier).
+
+    From each state on the line, the next is the exit of its phase furthest along the line.
+    """
+    ids = {k: v for v, k in enumerate(sg.keys)}
+    v, done = sg.start, 0
+    walked = [v]
+    while not sg.won[v]:
+        exits = phase_exits(play, sg.positions[v])
+        ahead = next((j for j in range(len(line_keys) - 1, done, -1) if line_keys[j] in exits), None)
+        if ahead is None:
+            raise RuntimeError("the winning line leaves the state graph")
+        key = line_keys[ahead]
+        after, exit = exits[key]
+        w = ids.get(key)
+        if w is None:
+            w = ids[key] = len(sg.keys)
+            sg.keys.append(key)
+            sg.positions.append(after)
+            sg.won.append(play.is_won(after))
+            sg.frontier.append(not sg.won[w])
+            sg.graph.add_node(w)
+        if not sg.graph.has_edge(v, w):
+            sg.graph.add_edge(v, w, exit=exit)
+        v, done = w, ahead
+        walked.append(v)
+    return walked
+
+
 @dataclass
 class Decision:
     """A position on the shortest win where some move loses for sure."""
@@ -311,11 +344,7 @@ def figures(play: Play, sg: StateGraph) -> Figures:
             for odds in bounds:
                 odds["random"][v] = odds["greedy"][v] = Fraction(1)
             continue
-        if sg.frontier[v]:
-            for who in low:
-                high[who][v] = Fraction(1)
-            continue
-        for _, w, data in g.out_edges(v, data=True):
+        for _, w, data in g.out_edges(v, data=True):  # a frontier state has a few at most
             exit: Exit = data["exit"]
             can_win[v] = can_win[v] or can_win[w]
             sequences[v] += exit.sequences * sequences[w]
@@ -325,6 +354,9 @@ def figures(play: Play, sg: StateGraph) -> Figures:
                     for odds in bounds:
                         odds[who][v] += share * odds[who][w]
             to_win[v] = min(to_win[v], len(exit.line) + to_win[w])
+        if sg.frontier[v]:  # the exits not explored may all win
+            for who in low:
+                high[who][v] = Fraction(1)
     line_nodes, line = _shortest_line(g, sg.start, to_win)
     s = sg.start
     return Figures(

@@ -1,4 +1,5 @@
-"""The analysis as data and as files: JSON-ready figures, GraphML, Graphviz DOT and PNG.
+"""The analysis as data and as files: JSON-ready figures, GraphML and Graphviz DOT
+(pictures are `pictures.py`).
 
 Moves are written in the game's own notation; a choice of several primitive moves (a
 PySolFC Matrimony play with the shifts that make room for it) is written with "; " between
@@ -16,13 +17,6 @@ import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter
 
 from .analysis import Figures, StateGraph
-from .errors import MissingExtra, WedlockError
-
-PNG_MOST_STATES = 3000
-
-
-class TooBigToDraw(WedlockError):
-    """The graph has too many states for a readable picture."""
 
 
 def moves_text(game: Any, rules: Any, moves: Sequence[Any]) -> str:
@@ -134,39 +128,3 @@ def write_dot(graph: nx.DiGraph, path: str | Path) -> None:
         lines.append(f"  {v} -> {w} [label={_quote(attrs['move'])}];")
     lines.append("}")
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def pyplot() -> Any:
-    """matplotlib's pyplot, drawing to files; a MissingExtra when it is not installed."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise MissingExtra("--png needs matplotlib: pip install matplotlib (wedlock's png extra)") from None
-    return plt
-
-
-def draw_png(graph: nx.DiGraph, path: str | Path) -> None:
-    """A picture of a small graph, one column per phase from the deal (needs matplotlib)."""
-    if graph.number_of_nodes() > PNG_MOST_STATES:
-        raise TooBigToDraw(
-            f"the graph has {graph.number_of_nodes():,} states; --png draws at most {PNG_MOST_STATES:,}"
-            " (use --dot or --graphml, or a smaller --max-states)"
-        )
-    plt = pyplot()
-    positions = nx.multipartite_layout(graph, subset_key="layer")
-    figure, axes = plt.subplots(figsize=(12, 8))
-    nx.draw_networkx_edges(graph, positions, ax=axes, alpha=0.2, arrows=False)
-    nx.draw_networkx_nodes(
-        graph,
-        positions,
-        ax=axes,
-        node_size=[40 if a["on_shortest_win"] else 12 for _, a in graph.nodes(data=True)],
-        node_color=[node_colour(a) for _, a in graph.nodes(data=True)],
-    )
-    axes.set_axis_off()
-    axes.set_title("gold: won, green: can still win, red: dead end, blue: no win found, grey: unexplored")
-    figure.savefig(str(path), format="png", dpi=100, bbox_inches="tight")  # at `path` itself, whatever its ending
-    plt.close(figure)

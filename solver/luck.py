@@ -8,7 +8,8 @@ a deal's results line.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import networkx as nx
@@ -17,7 +18,7 @@ from . import analysis
 from . import playouts as playing
 from .graph_report import export_graph, figures_data
 from .lines import Line
-from .pipeline import Deal, DealSource, Position, deal
+from .pipeline import Deal, DealSource, Position, deal, solve
 from .search import Verdict
 
 DEFAULT_MAX_STATES = 10_000  # Monte Carlo game 1 (a dense start) in about 30 s
@@ -37,6 +38,9 @@ class Analysis:
     estimates: dict[str, dict[str, Any]]
     seconds: float
     position: Position | None = None  # the position of a game under way it starts from, if any
+    # When the graph was cut: the solver's verdict on the deal, searched in the time left
+    # (a win's line is then in the graph; a loss makes every player's odds 0).
+    solver_verdict: Verdict | None = None
 
     @property
     def complete(self) -> bool:
@@ -54,6 +58,8 @@ class Analysis:
         data = {**names, **figures_data(self.deal.game, self.deal.rules, self.figures)}
         for who, guess in self.estimates.items():
             data[f"{who}_player"]["playouts"] = guess
+        if self.solver_verdict is not None:
+            data["solver_verdict"] = self.solver_verdict.value
         data["seconds"] = round(self.seconds, 4)
         return data
 
@@ -91,13 +97,51 @@ def analyze(
         chosen, seen, after = deal(game, source, rules), None, ""
     play = chosen.game.player(chosen.rules, chosen.cards, seen)
     graph = analysis.build(play, max_states, deadline)
+    verdict: Verdict | None = None
+    walked: list[int] = []
+    line: list[Any] = []
+    if not graph.complete:
+        verdict, walked, line = _solve_cut(play, graph, source if isinstance(source, Position) else chosen, deadline)
     fig = analysis.figures(play, graph)
+    if line and (not fig.shortest_win or len(line) < len(fig.shortest_win)):
+        fig = replace(fig, shortest_win=line, on_shortest=set(walked))
+    if verdict == Verdict.LOST:  # no player wins a lost deal
+        fig = replace(fig, random=(Fraction(0), Fraction(0)), greedy=(Fraction(0), Fraction(0)))
     estimates = {}
-    if not fig.complete:
+    if not fig.complete and verdict != Verdict.LOST:
         seed = f"{chosen.game.name}/{chosen.rules.name}/{chosen.number or 'file'}{after}"
         for who, bounds in zip(PLAYERS, (fig.random, fig.greedy)):
             estimates[who] = playing.estimate(play, bounds, playouts, seed, who == "greedy", deadline)
-    return Analysis(chosen, graph, fig, estimates, time.perf_counter() - started, source if isinstance(source, Position) else None)
+    position = source if isinstance(source, Position) else None
+    return Analysis(chosen, graph, fig, estimates, time.perf_counter() - started, position, verdict)
+
+
+def _solve_cut(
+    play: analysis.Play, graph: analysis.StateGraph, start: Deal | Position, deadline: float | None
+) -> tuple[Verdict | None, list[int], list[Any]]:
+    """The solver's verdict on a deal whose graph was cut, in the time left; when it wins,
+    its line is added to the graph (which then holds a win whenever the solver finds one):
+    the states that line passes and its moves."""
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        return None, [], []
+    result = solve(start.deal.game if isinstance(start, Position) else start.game, start, time_limit=left)
+    if result.verdict != Verdict.WON:
+        return result.verdict, [], []
+    chosen = result.deal
+    game, rules = chosen.game, chosen.rules
+    seen = start.seen if isinstance(start, Position) else game.opening(rules, chosen.cards)
+    keys = [_key(game, chosen, seen)]
+    for move in result.moves.raw():
+        seen = game.after(rules, seen, move)
+        keys.append(_key(game, chosen, seen))
+    return result.verdict, analysis.include_line(play, graph, keys), list(result.moves.raw())
+
+
+def _key(game: Any, chosen: Deal, seen: Any) -> Any:
+    """The state graph's key of a referee's position."""
+    view = game.player(chosen.rules, chosen.cards, seen)
+    return view.key(view.start())
 
 
 def luck_figures(chosen: Deal, max_states: int, games: int, verdict: Verdict) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from .frames import frames
 from .lines import Line
 from .pipeline import Deal, Position, Solution
 from .words import counted
@@ -27,12 +28,7 @@ def page(start: Deal | Position, moves: Line, summary: str, label: str | None = 
     headed by the game and `summary` (the verdict and the move count)."""
     chosen = start.deal if isinstance(start, Position) else start
     game, rules = chosen.game, chosen.rules
-    seen = start.seen if isinstance(start, Position) else game.opening(rules, chosen.cards)
-    positions, touches = [game.layout(rules, seen)], []
-    for move in moves.raw():
-        touches.append(game.touches(rules, seen, move))
-        seen = game.after(rules, seen, move)
-        positions.append(game.layout(rules, seen))
+    shown = frames(start, moves.raw())
     where = label or (start.label if isinstance(start, Position) else chosen.label)
     data: dict[str, Any] = {
         "game": game.name,
@@ -40,8 +36,8 @@ def page(start: Deal | Position, moves: Line, summary: str, label: str | None = 
         "title": chosen.title,
         "game_number": chosen.number,
         "moves": [m.text() for m in moves],
-        "positions": positions,
-        "touches": touches,
+        "positions": shown.positions,
+        "touches": shown.touches,
     }
     heading = f"{chosen.title}, {where}"
     return _asset("page.html").format_map(

@@ -12,6 +12,16 @@ from .records import conflict, preference
 from .spill import SpillSort
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+# The bins of the solve-time histograms: four a decade from 0.1 ms (the precision of a
+# results line) to a day and more; a time outside them counts in the first or the last bin.
+TIME_EDGES = tuple(10 ** (k / 4) for k in range(-16, 21))
+
+
+def time_bin(seconds: float) -> int:
+    """The histogram bin of a solve time."""
+    if seconds <= TIME_EDGES[0]:
+        return 0
+    return min(len(TIME_EDGES) - 2, max(0, math.floor(4 * math.log10(seconds)) + 16))
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -54,6 +64,8 @@ class Summary:
     # Over the deals whose lines carry players' games (batch --player): each player's
     # games won and played.
     players: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # How many deals took a time in each bin of TIME_EDGES.
+    seconds_histogram: tuple[int, ...] = ()
 
     def player_rate(self, name: str) -> tuple[float, float, float]:
         """A player's share of games won, with its Wilson 95% interval."""
@@ -61,7 +73,10 @@ class Summary:
         return (won / n, *wilson(won, n))
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The figures as `stats --json` gives them (the histogram only feeds the picture)."""
+        data = asdict(self)
+        del data["seconds_histogram"]
+        return data
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
@@ -103,12 +118,17 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[Summary]:
         games.update(line[8])  # each player's game from the best line that has one
     if deal:
         count()
-    medians = {}
+    medians, histograms = {}, {}
     for group, seconds in times.items():
         n = tallies[group].deals
-        middle = [s for i, s in enumerate(seconds.sorted()) if i in ((n - 1) // 2, n // 2)]
-        medians[group] = sum(middle) / len(middle)
-    return [tallies[g].summary(g, medians[g]) for g in sorted(tallies, key=registry_order)]
+        middle = []
+        bins = [0] * (len(TIME_EDGES) - 1)
+        for i, took in enumerate(seconds.sorted()):
+            if i in ((n - 1) // 2, n // 2):
+                middle.append(took)
+            bins[time_bin(took)] += 1
+        medians[group], histograms[group] = sum(middle) / len(middle), tuple(bins)
+    return [tallies[g].summary(g, medians[g], histograms[g]) for g in sorted(tallies, key=registry_order)]
 
 
 def registry_order(group: tuple[str, str]) -> tuple:
@@ -150,7 +170,7 @@ class _Tally:
             if playouts:
                 self.variances[who] += _playout_variance(value, playouts)
 
-    def summary(self, group: tuple[str, str], median: float) -> Summary:
+    def summary(self, group: tuple[str, str], median: float, histogram: tuple[int, ...]) -> Summary:
         n, won, lost = self.deals, self.won, self.lost
         unknown = n - won - lost
         players: dict[str, Any] = {}
@@ -160,8 +180,9 @@ class _Tally:
                 players[who] = self.sums[who] / self.analysed
                 players[f"{who}_margin"] = Z95 * math.sqrt(self.variances[who]) / self.analysed
         played = {name: (w, g) for name, (w, g) in sorted(self.games.items())}
+        low, high = wilson(won, n)[0], wilson(won + unknown, n)[1]
         return Summary(
-            group[0], group[1], n, won, lost, unknown, won / n, wilson(won, n)[0], wilson(won + unknown, n)[1], median, self.worst, **players, players=played
+            group[0], group[1], n, won, lost, unknown, won / n, low, high, median, self.worst, **players, players=played, seconds_histogram=histogram
         )
 
 

@@ -222,6 +222,40 @@ def test_a_cut_graph_gives_bounds_around_the_whole_graphs_figures() -> None:
         assert cut.decisions == []
 
 
+def test_a_cut_graph_holding_a_winning_line_still_bounds_the_whole_graphs_figures() -> None:
+    """A solver's winning line added to a graph cut at any size: a win, figures that keep
+    within the bounds around the whole graph's, a line that replays to a win."""
+    checked = 0
+    for seed in range(12):
+        table, pos, _ = late_position(PYSOL, seed, left=16)
+        play = PlayerView(table, pos)
+        whole = analysis.figures(play, analysis.build(play))
+        if not whole.shortest_win or whole.states < 6:
+            continue
+        at = play.start()
+        keys = [play.key(at)]
+        for move in whole.shortest_win:
+            at = play.apply(at, (move,))
+            keys.append(play.key(at))
+        for size in range(1, whole.states):
+            graph = analysis.build(play, max_states=size)
+            walked = analysis.include_line(play, graph, keys)
+            assert walked[0] == graph.start and graph.won[walked[-1]]
+            cut = analysis.figures(play, graph)
+            assert not cut.complete and cut.states <= whole.states
+            assert 0 < cut.random[0] <= whole.random[0] <= cut.random[1]
+            assert cut.greedy[0] <= whole.greedy[0] <= cut.greedy[1]
+            assert cut.sequences <= whole.sequences and 0 < cut.winning_states <= whole.winning_states
+            assert cut.shortest_win and len(cut.shortest_win) >= len(whole.shortest_win)
+            replay = pos
+            for move in cut.shortest_win:
+                assert move in table.legal_moves(replay)
+                replay = table.apply(replay, move)
+            assert table.is_won(replay)
+        checked += 1
+    assert checked >= 2
+
+
 @pytest.mark.parametrize("name", ["pysol", "strict", "5x4", "thirteens", "weddings", "2decks"])
 def test_monte_carlo_fast_phases_equal_the_move_by_move_walk(name: str) -> None:
     rules = RULE_SETS[name]

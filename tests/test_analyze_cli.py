@@ -67,17 +67,59 @@ def test_matrimony_shortest_win_replays(tmp_path: Path) -> None:
     assert run("verify", "matrimony", "2", "--rules", "arnold", "--moves", moves).exit_code == 0
 
 
-def test_a_cut_graph_says_its_figures_are_bounds() -> None:
+def test_a_cut_graph_says_its_figures_are_bounds_and_holds_the_solvers_win(tmp_path: Path) -> None:
     data = analyze_json("monte-carlo", "1", "--max-states", "50")
-    assert data["complete"] is False and data["states"] <= 50
+    assert data["complete"] is False and data["solver_verdict"] == "won"
+    assert 50 <= data["states"] <= 50 + len(data["shortest_win"])
     low, high = data["random_player"]["range"]
-    assert 0 <= low <= high <= 1 and data["random_player"]["value"] is None
+    assert 0 < low <= high <= 1 and data["random_player"]["value"] is None  # the line is a way to win
     assert data["critical_decisions"] == []
     guess = data["random_player"]["playouts"]
     assert guess["games"] == 2000 and low <= guess["low"] <= guess["value"] <= guess["high"] <= high
-    text = run("analyze", "monte-carlo", "1", "--max-states", "50", "--playouts", "100").stdout
-    assert "cut at 50 states" in text.splitlines()[0]
-    assert re.search(r"^random player wins: between [\d.]+% and [\d.]+%; about [\d.]+% in 100 games played out", text, re.M)
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(data["shortest_win"]) + "\n")
+    assert run("verify", "monte-carlo", "1", "--moves", moves).exit_code == 0
+    lines = run("analyze", "monte-carlo", "1", "--max-states", "50", "--playouts", "100").stdout.splitlines()
+    assert lines[0].endswith("game 1: the state graph was cut: counts are lower bounds, odds are ranges")
+    assert any(re.match(r"random player wins: between [\d.]+% and [\d.]+%; about [\d.]+% in 100 games played out", x) for x in lines)
+    assert "solver:             wins the deal; its line is in the graph" in lines
+    assert f"shortest win:       {len(data['shortest_win'])} moves (the shortest found)" in lines
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [("monte-carlo", "1"), ("monte-carlo", "12345", "--rules", "2decks"), ("matrimony", "2"), ("matrimony", "1")],
+)
+def test_a_cut_graph_of_a_deal_the_solver_wins_shows_a_win(deal: tuple[str, ...]) -> None:
+    data = analyze_json(*deal, "--max-states", "20", "--playouts", "10")
+    assert data["complete"] is False and data["solver_verdict"] == "won"
+    assert data["shortest_win"] and data["won_states"] >= 1 and data["winning_states"] >= 2
+    assert data["random_player"]["range"][0] > 0
+
+
+def test_a_cut_graph_of_a_lost_deal_gives_every_player_nothing() -> None:
+    assert run("solve", "monte-carlo", "5", "--rules", "weddings").exit_code == 1  # lost
+    data = analyze_json("monte-carlo", "5", "--rules", "weddings", "--max-states", "3")
+    assert data["complete"] is False and data["solver_verdict"] == "lost"
+    for player in ("random_player", "greedy_player"):
+        assert data[player] == {"exact": "0", "value": 0.0}  # proved: no playouts
+    assert data["shortest_win"] == [] and data["won_states"] == 0
+    lines = run("analyze", "monte-carlo", "5", "--rules", "weddings", "--max-states", "3").stdout.splitlines()
+    assert "solver:             proves the deal lost: no player wins it" in lines
+    assert "shortest win:       none" in lines
+
+
+def test_a_cut_graph_with_no_time_left_says_the_deal_was_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    def too_late(play, max_states=None, deadline=None):
+        graph = real_build(play, 5)
+        monkeypatch.setattr(luck.time, "perf_counter", lambda: float("inf"))  # the time is up
+        return graph
+
+    real_build = luck.analysis.build
+    monkeypatch.setattr(luck.analysis, "build", too_late)
+    lines = run("analyze", "monte-carlo", "1", "--time-limit", "60").stdout.splitlines()
+    assert "solver:             no time was left to search the deal" in lines
+    assert "shortest win:       none found" in lines
 
 
 def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
@@ -99,23 +141,6 @@ def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
     assert text.count(" -> ") == data["edges"]
     assert text.count("fillcolor=gold") == data["won_states"]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_png_refuses_more_states_than_it_draws_before_the_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_work(*args, **kwargs):
-        raise AssertionError("the graph was built before --png was refused")
-
-    monkeypatch.setattr(luck.analysis, "build", no_work)
-    result = run("analyze", "monte-carlo", "1", "--png", tmp_path / "g.png", "--max-states", "3001")
-    assert_bad_input(result, "--png draws at most 3,000 states", "--max-states 3,000 or less")
-    assert not (tmp_path / "g.png").exists()
-
-
-def test_png_cuts_the_graph_where_it_can_draw_it(tmp_path: Path) -> None:
-    result = run("analyze", "monte-carlo", "1", "--png", tmp_path / "g.png", "--playouts", "10")
-    assert result.exit_code == 0, result.stderr
-    assert "cut at 3,000 states" in result.stdout.splitlines()[0]
-    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_graphml_booleans_are_graphml_booleans(tmp_path: Path) -> None:

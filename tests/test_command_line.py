@@ -165,7 +165,8 @@ def test_numbers_have_thousands_separators_and_counts_agree_with_their_nouns() -
     assert "(1 state, " in one.stdout
     analysed = run("analyze", "monte-carlo", "1", "--max-states", "2000", "--playouts", "10").stdout
     report = [line for line in analysed.splitlines() if not line.startswith("  ")]  # not the moves
-    assert "cut at 2,000 states" in report[0]
+    states = next(line for line in report if line.startswith("states:"))
+    assert re.match(r"states: +at least 2,\d{3} \(\d{1,3}(,\d{3})* edges\)$", states), states
     assert not re.search(r"(?<![\d,./])\d{4,}", "\n".join(report).split("random player")[0]), report
 
 
