@@ -114,12 +114,11 @@ def analyze_command(
                     sys.exit(CANNOT_WRITE)
 
 
-# What the solver said of a deal whose graph was cut, searched in the time left.
+# What the solver said of a deal whose graph was cut.
 SOLVER_SAYS = {
     Verdict.WON: "wins the deal; its line is in the graph",
     Verdict.LOST: "proves the deal lost: no player wins it",
-    Verdict.UNKNOWN: "did not decide the deal in the time left",
-    None: "no time was left to search the deal",
+    Verdict.UNKNOWN: "did not decide the deal within the time limit",
 }
 
 
@@ -143,7 +142,7 @@ def report_lines(found: Analysis, label: str) -> list[str]:
         f"greedy player wins: {odds_text(*fig.greedy)}{guess_text(found.estimates.get('greedy'))}",
     ]
     if not fig.complete:
-        out.append(f"solver:             {SOLVER_SAYS[found.solver_verdict]}")
+        out.append(f"solver:             {SOLVER_SAYS[found.solver_verdict or Verdict.UNKNOWN]}")
     if not fig.shortest_win:
         proved = fig.complete or found.solver_verdict == Verdict.LOST
         out.append("shortest win:       none" + ("" if proved else " found"))

@@ -38,8 +38,8 @@ class Analysis:
     estimates: dict[str, dict[str, Any]]
     seconds: float
     position: Position | None = None  # the position of a game under way it starts from, if any
-    # When the graph was cut: the solver's verdict on the deal, searched in the time left
-    # (a win's line is then in the graph; a loss makes every player's odds 0).
+    # When the graph was cut: the solver's verdict on the deal (a win's line is then in the
+    # graph; a loss makes every player's odds 0).
     solver_verdict: Verdict | None = None
 
     @property
@@ -96,12 +96,15 @@ def analyze(
     else:
         chosen, seen, after = deal(game, source, rules), None, ""
     play = chosen.game.player(chosen.rules, chosen.cards, seen)
+    # The solver goes first, with the whole time limit, so that a cut graph holds a win
+    # whenever `solve` (given the same limit) finds one; the graph has the time left.
+    verdict, line_keys, line = _solve_first(source if isinstance(source, Position) else chosen, time_limit)
     graph = analysis.build(play, max_states, deadline)
-    verdict: Verdict | None = None
     walked: list[int] = []
-    line: list[Any] = []
-    if not graph.complete:
-        verdict, walked, line = _solve_cut(play, graph, source if isinstance(source, Position) else chosen, deadline)
+    if graph.complete:
+        verdict = None  # the whole graph says it all
+    elif line_keys:
+        walked = analysis.include_line(play, graph, line_keys)
     fig = analysis.figures(play, graph)
     if line and (not fig.shortest_win or len(line) < len(fig.shortest_win)):
         fig = replace(fig, shortest_win=line, on_shortest=set(walked))
@@ -116,16 +119,10 @@ def analyze(
     return Analysis(chosen, graph, fig, estimates, time.perf_counter() - started, position, verdict)
 
 
-def _solve_cut(
-    play: analysis.Play, graph: analysis.StateGraph, start: Deal | Position, deadline: float | None
-) -> tuple[Verdict | None, list[int], list[Any]]:
-    """The solver's verdict on a deal whose graph was cut, in the time left; when it wins,
-    its line is added to the graph (which then holds a win whenever the solver finds one):
-    the states that line passes and its moves."""
-    left = None if deadline is None else deadline - time.perf_counter()
-    if left is not None and left <= 0:
-        return None, [], []
-    result = solve(start.deal.game if isinstance(start, Position) else start.game, start, time_limit=left)
+def _solve_first(start: Deal | Position, time_limit: float | None) -> tuple[Verdict, list[Any], list[Any]]:
+    """The solver's verdict on the deal or position, and when it wins, the state graph's
+    key of every position along its line (the start's first) and the line's moves."""
+    result = solve(start.deal.game if isinstance(start, Position) else start.game, start, time_limit=time_limit)
     if result.verdict != Verdict.WON:
         return result.verdict, [], []
     chosen = result.deal
@@ -135,7 +132,7 @@ def _solve_cut(
     for move in result.moves.raw():
         seen = game.after(rules, seen, move)
         keys.append(_key(game, chosen, seen))
-    return result.verdict, analysis.include_line(play, graph, keys), list(result.moves.raw())
+    return result.verdict, keys, list(result.moves.raw())
 
 
 def _key(game: Any, chosen: Deal, seen: Any) -> Any:

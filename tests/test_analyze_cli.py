@@ -109,17 +109,19 @@ def test_a_cut_graph_of_a_lost_deal_gives_every_player_nothing() -> None:
     assert "shortest win:       none" in lines
 
 
-def test_a_cut_graph_with_no_time_left_says_the_deal_was_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
-    def too_late(play, max_states=None, deadline=None):
-        graph = real_build(play, 5)
-        monkeypatch.setattr(luck.time, "perf_counter", lambda: float("inf"))  # the time is up
-        return graph
-
-    real_build = luck.analysis.build
-    monkeypatch.setattr(luck.analysis, "build", too_late)
-    lines = run("analyze", "monte-carlo", "1", "--time-limit", "60").stdout.splitlines()
-    assert "solver:             no time was left to search the deal" in lines
+def test_a_cut_graph_of_a_deal_the_solver_does_not_decide_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(luck, "_solve_first", lambda start, time_limit: (luck.Verdict.UNKNOWN, [], []))
+    lines = run("analyze", "monte-carlo", "1", "--max-states", "20", "--playouts", "10").stdout.splitlines()
+    assert "solver:             did not decide the deal within the time limit" in lines
     assert "shortest win:       none found" in lines
+
+
+def test_the_solver_goes_first_with_the_whole_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    given = []
+    real = luck._solve_first
+    monkeypatch.setattr(luck, "_solve_first", lambda start, time_limit: given.append(time_limit) or real(start, time_limit))
+    run("analyze", "matrimony", "2", "--time-limit", "77", "--max-states", "20", "--playouts", "10")
+    assert given == [77.0]
 
 
 def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
