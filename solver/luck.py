@@ -98,12 +98,11 @@ def analyze(
     play = chosen.game.player(chosen.rules, chosen.cards, seen)
     # The solver goes first, with the whole time limit, so that a cut graph holds a win
     # whenever `solve` (given the same limit) finds one; the graph has the time left.
-    verdict, line_keys, line = _solve_first(source if isinstance(source, Position) else chosen, time_limit)
+    solved, line_keys, line = _solve_first(source if isinstance(source, Position) else chosen, time_limit)
     graph = analysis.build(play, max_states, deadline)
     walked: list[int] = []
-    if graph.complete:
-        verdict = None  # the whole graph says it all
-    elif line_keys:
+    verdict = None if graph.complete else solved  # a whole graph says it all
+    if line_keys and not graph.complete:
         walked = analysis.include_line(play, graph, line_keys)
     fig = analysis.figures(play, graph)
     if line and (not fig.shortest_win or len(line) < len(fig.shortest_win)):
