@@ -3,7 +3,8 @@
     python3 benchmarks/data_table.py data/*.jsonl.gz
 
 One row a file: what it holds (the game and rule set, the range, the win rate and its 95%
-interval; for `batch --analyze` files the players' mean odds), the deals won, lost and
+interval; for `batch --analyze` files the players' mean odds; for `batch --player` files
+each player's win rate and interval), the deals won, lost and
 unknown, the command that made it, and the solver versions that wrote its lines. A file
 made by a first run and then retries of its unknown deals names its retries below the
 table (`RETRIES`). tests/test_docs.py checks that data/README.md holds this table.
@@ -20,7 +21,8 @@ from wedlock.games import GAMES
 from wedlock.records import iter_results
 from wedlock.stats import Summary, mean_text, summarize
 
-NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)(?P<luck>-luck)?-(?P<a>\d+)-(?P<b>\d+)\.jsonl\.gz$")
+NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)(?:-(?P<kind>luck|players))?-(?P<a>\d+)-(?P<b>\d+)\.jsonl\.gz$")
+PLAYERS = ("no-peek", "greedy", "random")  # the players of a -players- file, as batch --player names them
 
 # The options of a file's first run that its lines do not record.
 OPTIONS = {
@@ -47,11 +49,11 @@ RETRIES: dict[str, tuple[tuple[str, str | None], ...]] = {
 }
 
 
-def command(path: Path, game: str, rules: str, a: int, b: int, luck: bool) -> str:
+def command(path: Path, game: str, rules: str, a: int, b: int, kind: str | None) -> str:
     """The command of a file's first run."""
     name = path.name.split(".")[0]
-    analyze = " --analyze" if luck else ""
-    return f"wedlock batch {game} {a}-{b} --rules {rules}{analyze}{OPTIONS.get(name, '')} --out {path.stem} --resume"
+    extra = {"luck": " --analyze", "players": "".join(f" --player {p}" for p in PLAYERS), None: ""}[kind]
+    return f"wedlock batch {game} {a}-{b} --rules {rules}{extra}{OPTIONS.get(name, '')} --out {path.stem} --resume"
 
 
 def title(s: Summary) -> str:
@@ -69,6 +71,10 @@ def holds(s: Summary, a: int, b: int) -> str:
     if s.analysed:
         exact = "exact" if s.exact == s.analysed else f"exact for {s.exact:,}"
         text += f"; random player {mean_text(s.random, s.random_margin)}, greedy {mean_text(s.greedy, s.greedy_margin)} ({exact})"
+    for name in PLAYERS:
+        if name in s.players:
+            rate, low, high = s.player_rate(name)
+            text += f"; {name} {100 * rate:.1f}% ({100 * low:.1f}% - {100 * high:.1f}%)"
     return text
 
 
@@ -88,11 +94,11 @@ def table_lines(paths: list[Path]) -> list[str]:
     for path in paths:
         match = NAME.match(path.name)
         if not match:
-            raise SystemExit(f"{path.name}: expected GAME-RULES-A-B.jsonl.gz or GAME-RULES-luck-A-B.jsonl.gz")
+            raise SystemExit(f"{path.name}: expected GAME-RULES-A-B.jsonl.gz, GAME-RULES-luck-A-B.jsonl.gz or GAME-RULES-players-A-B.jsonl.gz")
         versions: set[str] = set()
         (s,) = summarize(noted(iter_results(path), versions))
         a, b = int(match["a"]), int(match["b"])
-        made = f"`{command(path, s.game, s.rules, a, b, bool(match['luck']))}`"
+        made = f"`{command(path, s.game, s.rules, a, b, match['kind'])}`"
         if path.name.split(".")[0] in RETRIES:
             made += ", then retries (below)"
         counts = f"{s.won:,} / {s.lost:,} / {s.unknown:,}"
@@ -110,7 +116,7 @@ def retry_blocks() -> list[str]:
         out.append("```sh")
         for options, numbers in retries:
             numbers = numbers or f"{match['a']}-{match['b']}"
-            luck = " --analyze" if match["luck"] else ""
+            luck = " --analyze" if match["kind"] == "luck" else ""
             extra = " --playouts 200" if name == "matrimony-pysol-luck-1-300" else ""
             out.append(f"wedlock batch {match['game']} {numbers} --rules {match['rules']}{luck}{extra} {options} --out {name}.jsonl --resume --retry-unknown")
         out.append("```")
