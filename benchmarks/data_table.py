@@ -7,7 +7,8 @@ interval; for `batch --analyze` files the players' mean odds; for `batch --playe
 each player's win rate and interval), the deals won, lost and
 unknown, the command that made it, and the solver versions that wrote its lines. A file
 made by a first run and then retries of its unknown deals names its retries below the
-table (`RETRIES`). tests/test_docs.py checks that data/README.md holds this table.
+table (`RETRIES`). Then the four-player table: perfect play beside the players of the
+`-players-` files. tests/test_docs.py checks that data/README.md holds both tables.
 """
 
 from __future__ import annotations
@@ -106,6 +107,27 @@ def table_lines(paths: list[Path]) -> list[str]:
     return out
 
 
+def players_lines(paths: list[Path]) -> list[str]:
+    """The four-player table of data/README.md: for each `-players-` file, perfect play's
+    win rate beside each player's, with their 95% intervals."""
+    out = ["| rule set | games | perfect | no-peek | greedy | random |", "|---|---|---|---|---|---|"]
+    for path in paths:
+        match = NAME.match(path.name)
+        if not match or match["kind"] != "players":
+            continue
+        (s,) = summarize(iter_results(path))
+        if s.unknown:
+            perfect = f"{100 * s.low:.1f}% - {100 * s.high:.1f}% ({s.unknown:,} unknown)"
+        else:
+            perfect = f"{100 * s.win_rate:.1f}% ({100 * s.low:.1f} - {100 * s.high:.1f})"
+        rates = []
+        for name in PLAYERS:
+            rate, low, high = s.player_rate(name)
+            rates.append(f"{100 * rate:.1f}% ({100 * low:.1f} - {100 * high:.1f})")
+        out.append(f"| {title(s)} | {s.deals:,} | {perfect} | {' | '.join(rates)} |")
+    return out
+
+
 def retry_blocks() -> list[str]:
     """For each retried file, its retries as shell lines."""
     out = []
@@ -124,9 +146,12 @@ def retry_blocks() -> list[str]:
 
 
 def main() -> None:
-    print("\n".join(table_lines(sorted(Path(p) for p in sys.argv[1:]))))
+    paths = sorted(Path(p) for p in sys.argv[1:])
+    print("\n".join(table_lines(paths)))
     print()
     print("\n".join(retry_blocks()))
+    print()
+    print("\n".join(players_lines(paths)))
 
 
 if __name__ == "__main__":

@@ -102,7 +102,11 @@ def load_table_script():
 def test_data_readme_table_is_what_the_files_hold() -> None:
     data_table = load_table_script()
     text = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
-    table = [line for line in text.splitlines() if line.startswith("|")]
+    files, players = text.split("\n## Perfect play beside players", 1)
+    table = [line for line in files.splitlines() if line.startswith("|")]
     assert table == data_table.table_lines(sorted((ROOT / "data").glob("*.jsonl.gz")))
+    assert [line for line in players.splitlines() if line.startswith("|")] == data_table.players_lines(
+        sorted((ROOT / "data").glob("*.jsonl.gz"))
+    )
     listed = {re.match(r"\| `([^`]+)`", line)[1] for line in table[2:]}
     assert listed == {p.name for p in (ROOT / "data").glob("*.jsonl.gz")}
