@@ -1,5 +1,5 @@
-"""The published players' files (data/*-players-*.jsonl.gz) make sense: the perfect player
-wins every deal any player wins, and over each file no-peek wins at most as often as
+"""The published players' files (data/*-players-*.jsonl.gz) make sense: no deal a player
+wins is called lost, and over each file no-peek wins at most as often as
 perfect play and at least as often as the greedy player, within its interval."""
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ def test_the_players_tables_are_published() -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_perfect_play_wins_whatever_a_player_wins(path: Path) -> None:
+def test_no_deal_a_player_wins_is_called_lost(path: Path) -> None:
     for record in iter_results(path):
         players = record["players"]
         assert set(players) >= {"no-peek", "greedy", "random"}
-        if any(game["won"] for game in players.values()):
-            assert record["verdict"] == "won", (record["game_number"], players)
+        if any(game["won"] for game in players.values()):  # then the deal is no loss
+            assert record["verdict"] != "lost", (record["game_number"], players)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
