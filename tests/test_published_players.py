@@ -13,7 +13,9 @@ from wedlock.stats import summarize
 
 DATA = Path(__file__).parent.parent / "data"
 FILES = sorted(DATA.glob("*-players-*.jsonl.gz"))
-PUBLISHED = {f"monte-carlo-{r}-players-1-1000.jsonl.gz" for r in ("pysol", "strict", "thirteens", "weddings")}
+PUBLISHED = {f"monte-carlo-{r}-players-1-1000.jsonl.gz" for r in ("pysol", "strict", "thirteens", "weddings")} | {
+    "matrimony-arnold-players-1-1000.jsonl.gz"
+}
 
 
 def test_the_players_tables_are_published() -> None:
