@@ -32,6 +32,7 @@ OPTIONS = {
     "matrimony-pysol-1-10000": " --time-limit 1",
     "matrimony-arnold-luck-1-300": " --analyze-states 50000",
     "matrimony-pysol-luck-1-300": " --playouts 200 --time-limit 3",
+    "matrimony-pysol-players-1-200": " --samples 5 --time-limit 30",
 }
 
 # Files whose unknown deals were solved again with longer limits: each retry's options, and
