@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 MOST_BOARDS = 36  # boards drawn of a longer line: the deal, the end, the decisions, and steps between
 GRAPH_MOST_STATES = 300  # a whole graph up to this size is drawn; larger ones read better in Gephi
-LABEL_ALL_EDGES = 60  # up to this many edges, every edge is labelled; past it, the shortest win's
+LABEL_ALL_EDGES = 60  # up to this many edges every edge is labelled; past it, only the shortest win's
 RED_SUITS = "HD"
 SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 MARK = "#ffe14d"  # the cards the next move takes
