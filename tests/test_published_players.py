@@ -14,7 +14,8 @@ from wedlock.stats import summarize
 DATA = Path(__file__).parent.parent / "data"
 FILES = sorted(DATA.glob("*-players-*.jsonl.gz"))
 PUBLISHED = {f"monte-carlo-{r}-players-1-1000.jsonl.gz" for r in ("pysol", "strict", "thirteens", "weddings")} | {
-    "matrimony-arnold-players-1-1000.jsonl.gz"
+    "matrimony-arnold-players-1-1000.jsonl.gz",
+    "matrimony-pysol-players-1-200.jsonl.gz",
 }
 
 
