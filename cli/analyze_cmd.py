@@ -20,30 +20,20 @@ from .common import (
     BadInput,
     Command,
     FilePath,
-    after_option,
     check_writable,
     choose_start,
-    deal_file_option,
-    game_argument,
     header,
     input_errors,
     interruptible,
     json_option,
-    number_argument,
     playouts_option,
-    position_option,
-    rules_option,
+    start_options,
     time_limit_option,
 )
 
 
 @click.command("analyze", cls=Command)
-@game_argument
-@number_argument
-@deal_file_option
-@rules_option
-@after_option
-@position_option
+@start_options
 @click.option(
     "--max-states",
     type=click.IntRange(min=1),

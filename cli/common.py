@@ -243,6 +243,14 @@ position_option = click.option(
 )
 
 
+def start_options(command: Callable) -> Callable:
+    """GAME [N], --deal-file, --rules, --after and --position: where a command starts, as
+    `choose_start` reads them (the options in this order in --help)."""
+    for option in (position_option, after_option, rules_option, deal_file_option, number_argument, game_argument):
+        command = option(command)
+    return command
+
+
 def choose_start(
     game_name: str,
     number: str | None,

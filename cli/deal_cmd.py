@@ -10,26 +10,16 @@ from wedlock.pipeline import Position
 
 from .common import (
     Command,
-    after_option,
     choose_start,
-    deal_file_option,
-    game_argument,
     header,
     input_errors,
     json_option,
-    number_argument,
-    position_option,
-    rules_option,
+    start_options,
 )
 
 
 @click.command("deal", cls=Command)
-@game_argument
-@number_argument
-@deal_file_option
-@rules_option
-@after_option
-@position_option
+@start_options
 @click.option(
     "--position-out",
     is_flag=True,

@@ -15,18 +15,13 @@ from wedlock.search import LOST, UNKNOWN, WON
 from .common import (
     SOLVE_SECONDS,
     Command,
-    after_option,
     choose_start,
-    deal_file_option,
-    game_argument,
     header,
     input_errors,
     interruptible,
     json_option,
     limit_options,
-    number_argument,
-    position_option,
-    rules_option,
+    start_options,
 )
 from .solve_cmd import longer
 
@@ -34,12 +29,7 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 
 
 @click.command("hint", cls=Command)
-@game_argument
-@number_argument
-@deal_file_option
-@rules_option
-@after_option
-@position_option
+@start_options
 @limit_options(SOLVE_SECONDS)
 @json_option
 @interruptible

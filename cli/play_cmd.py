@@ -13,28 +13,18 @@ from wedlock.words import counted
 
 from .common import (
     Command,
-    after_option,
     choose_start,
-    deal_file_option,
-    game_argument,
     header,
     input_errors,
     interruptible,
     json_option,
-    number_argument,
-    position_option,
-    rules_option,
+    start_options,
     time_limit_option,
 )
 
 
 @click.command("play", cls=Command)
-@game_argument
-@number_argument
-@deal_file_option
-@rules_option
-@after_option
-@position_option
+@start_options
 @click.option("--player", type=click.Choice(PLAYERS), required=True, help="Who plays: see below.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The player's random draws (the same seed, the same game).")
 @click.option("--samples", type=click.IntRange(min=1), default=SAMPLES, show_default=True, help="no-peek: orderings of the unseen cards a decision weighs.")

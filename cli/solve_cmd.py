@@ -15,21 +15,16 @@ from .common import (
     SOLVE_SECONDS,
     Command,
     FilePath,
-    after_option,
     check_writable,
     choose_start,
-    deal_file_option,
-    game_argument,
     header,
     input_errors,
     interruptible,
     json_option,
     limit_options,
-    number_argument,
-    position_option,
     progress_option,
-    rules_option,
     shows_progress,
+    start_options,
     write_page,
 )
 from .progress import SearchBar
@@ -38,12 +33,7 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 
 
 @click.command("solve", cls=Command)
-@game_argument
-@number_argument
-@deal_file_option
-@rules_option
-@after_option
-@position_option
+@start_options
 @limit_options(SOLVE_SECONDS)
 @click.option("--board", is_flag=True, help="Draw the layout after each move.")
 @click.option("--html", "html_file", type=FilePath(writable=True), help="Also write a page that plays the solution back (open it in a browser).")

@@ -18,25 +18,15 @@ from .common import (
     BadInput,
     Command,
     FilePath,
-    after_option,
     choose_start,
-    deal_file_option,
-    game_argument,
     input_errors,
     json_option,
-    number_argument,
-    position_option,
-    rules_option,
+    start_options,
 )
 
 
 @click.command("verify", cls=Command)
-@game_argument
-@number_argument
-@deal_file_option
-@rules_option
-@after_option
-@position_option
+@start_options
 @click.option("--moves", "moves_file", required=True, type=FilePath(), help="The moves: JSON or text; - reads them from stdin.")
 @json_option
 @input_errors
