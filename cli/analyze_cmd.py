@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -15,7 +15,6 @@ from wedlock.search import Verdict
 from wedlock.words import counted
 
 from .common import (
-    CANNOT_WRITE,
     SOLVE_SECONDS,
     BadInput,
     Command,
@@ -29,6 +28,7 @@ from .common import (
     playouts_option,
     start_options,
     time_limit_option,
+    write_file,
 )
 
 
@@ -92,16 +92,13 @@ def analyze_command(
     else:
         for line in report_lines(found, label):
             click.echo(line)
-    if graphml or dot or png:
+    if graphml or dot:
         exported = found.exported()
-        writers = ((graphml, lambda t: write_graphml(exported, t)), (dot, lambda t: write_dot(exported, t)), (png, lambda t: draw_analysis(found, t)))
-        for target, write in writers:
+        for target, write in ((graphml, write_graphml), (dot, write_dot)):
             if target:
-                try:
-                    write(target)
-                except OSError as err:  # the text is out; the disk refused the file
-                    click.echo(f"Error: cannot write {target}: {err.strerror}", err=True)
-                    sys.exit(CANNOT_WRITE)
+                write_file(target, partial(write, exported))  # the text is out first
+    if png:
+        write_file(png, lambda path: draw_analysis(found, path))
 
 
 # What the solver said of a deal whose graph was cut.

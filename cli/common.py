@@ -293,14 +293,19 @@ def check_writable(path: str) -> None:
         raise BadInput(f"cannot write {path}: there is no folder {target.parent}")
 
 
-def write_page(path: str, text: str) -> None:
-    """Write a page (or any file the command makes); one line and exit 1 when it cannot."""
+def write_file(path: str, write: Callable[[str], Any]) -> None:
+    """Make a file the command writes with `write(path)`; when the disk refuses it, one line
+    and exit 1 (what was printed before stands)."""
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        write(path)
     except OSError as err:
         click.echo(f"Error: cannot write {path}: {err.strerror}", err=True)
         sys.exit(CANNOT_WRITE)
+
+
+def write_page(path: str, text: str) -> None:
+    """Write a page's text (see `write_file`)."""
+    write_file(path, lambda target: Path(target).write_text(text, encoding="utf-8"))
 
 
 def _read(path: str, what: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -12,7 +11,7 @@ from wedlock.pictures import draw_stats, pyplot
 from wedlock.records import iter_results
 from wedlock.stats import Summary, mean_text, summarize
 
-from .common import CANNOT_WRITE, BadInput, FilePath, check_writable, input_errors, json_option
+from .common import BadInput, FilePath, check_writable, input_errors, json_option, write_file
 
 
 @click.command("stats")
@@ -43,11 +42,7 @@ def stats_command(files: tuple[str, ...], plot_file: str | None, as_json: bool) 
     if not summaries:
         raise BadInput(f"no results in {', '.join(files)}")
     if plot_file:
-        try:
-            draw_stats(summaries, [title(s) for s in summaries], plot_file)
-        except OSError as err:
-            click.echo(f"Error: cannot write {plot_file}: {err.strerror}", err=True)
-            sys.exit(CANNOT_WRITE)
+        write_file(plot_file, lambda target: draw_stats(summaries, [title(s) for s in summaries], target))
     if as_json:
         click.echo(json.dumps([{**s.as_dict(), "title": title(s)} for s in summaries]))
         return
