@@ -88,12 +88,12 @@ def draw_analysis(found: Analysis, path: str | Path) -> None:
     slot_w, slot_h = board_w + 1.2, board_h + 2.8
     per_row = max(1, min(len(picks), int(WIDTH // (slot_w * UNIT))))
     rows = math.ceil(len(picks) / per_row)
-    graph = found.exported()
-    draw_graph = fig.complete and graph.number_of_nodes() <= GRAPH_MOST_STATES
+    draw_graph = fig.complete and fig.states <= GRAPH_MOST_STATES
+    graph = found.exported() if draw_graph else None  # a big graph is not copied for nothing
     width = max(8.0, per_row * slot_w * UNIT + 0.4)
     strip_h = rows * slot_h * UNIT
-    layers = 1 + max(nx.get_node_attributes(graph, "layer").values(), default=0)
-    graph_h = min(14.0, max(3.5, 0.9 * layers)) if draw_graph else 0.7
+    layers = 1 + max(nx.get_node_attributes(graph, "layer").values(), default=0) if graph is not None else 1
+    graph_h = min(14.0, max(3.5, 0.9 * layers)) if graph is not None else 0.7
     height = 0.5 + strip_h + 0.3 + graph_h
     figure = plt.figure(figsize=(width, height))
     top = figure.add_axes((0.2 / width, (graph_h + 0.3) / height, per_row * slot_w * UNIT / width, strip_h / height))
@@ -114,11 +114,11 @@ def draw_analysis(found: Analysis, path: str | Path) -> None:
         for n, text in enumerate(caption):
             red = decision is not None and n == len(caption) - 1
             top.text(x, y - board_h - 0.25 - n * 0.6, text, fontsize=6, va="top", color=DECISION if red else "black")
-    if draw_graph:
+    if graph is not None:
         axes = figure.add_axes((0.2 / width, 0.1 / height, 1 - 0.4 / width, (graph_h - 0.2) / height))
         _graph(axes, graph, fig.states, vertical=layers <= 30)
     else:
-        note = textwrap.fill(_why_no_graph(found, graph.number_of_nodes()), int(width * 15))
+        note = textwrap.fill(_why_no_graph(found, fig.states), int(width * 15))
         figure.text(0.2 / width, 0.25 / height, note, fontsize=8, color="#555555", va="center")
     figure.savefig(str(path), format="png", dpi=100)
     plt.close(figure)
