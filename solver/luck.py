@@ -16,6 +16,7 @@ import networkx as nx
 
 from . import analysis
 from . import playouts as playing
+from .frames import start_of
 from .graph_report import export_graph, figures_data
 from .lines import Line
 from .pipeline import Deal, DealSource, Position, deal, solve
@@ -121,12 +122,11 @@ def analyze(
 def _solve_first(start: Deal | Position, time_limit: float | None) -> tuple[Verdict, list[Any], list[Any]]:
     """The solver's verdict on the deal or position, and when it wins, the state graph's
     key of every position along its line (the start's first) and the line's moves."""
-    result = solve(start.deal.game if isinstance(start, Position) else start.game, start, time_limit=time_limit)
+    chosen, seen = start_of(start)
+    result = solve(chosen.game, start, time_limit=time_limit)
     if result.verdict != Verdict.WON:
         return result.verdict, [], []
-    chosen = result.deal
     game, rules = chosen.game, chosen.rules
-    seen = start.seen if isinstance(start, Position) else game.opening(rules, chosen.cards)
     keys = [_key(game, chosen, seen)]
     for move in result.moves.raw():
         seen = game.after(rules, seen, move)
