@@ -35,6 +35,15 @@ def no_progress(index: int, total: int, label: str) -> None:
     """The `Progress` of a caller that asked for none."""
 
 
+def starting_choice(options: Sequence[Sequence[Any]], line: Sequence[Any]) -> int | None:
+    """The index of the choice among `options` (each a choice's raw moves, as
+    `Game.choices` gives them) that the raw moves of `line` start with, if any."""
+    for i, option in enumerate(options):
+        if list(line[: len(option)]) == list(option):
+            return i
+    return None
+
+
 @dataclass(frozen=True)
 class Replay:
     """The referee's answer for a list of moves: a legal win or the first problem."""

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import Game
+from .game import Game, starting_choice
 from .lines import Line
 from .pipeline import DEFAULT_MAX_STATES, DealSource, Position, Solution, checked_limits, solve
 from .positions import played, position
@@ -103,7 +103,7 @@ def hint(
     own = solved(start, 0.5)
     states, verdict, line, reason = own.states, own.verdict, own.moves, own.reason
     options = [Line.of(chosen.game, chosen.rules, c) for c in chosen.game.choices(chosen.rules, chosen.cards, start.seen)]
-    first = _first_choice(options, line) if verdict == Verdict.WON else None
+    first = _choice_line_starts(options, line) if verdict == Verdict.WON else None
     classes: list[tuple[Line, str]] = []
     for n, choice in enumerate(options):
         if verdict == Verdict.LOST:
@@ -127,12 +127,10 @@ def hint(
     return Hint(start, verdict, line, nxt, tuple(classes), states, time.perf_counter() - started, reason if verdict == Verdict.UNKNOWN else "")
 
 
-def _first_choice(options: list[Line], line: Line) -> Line | None:
+def _choice_line_starts(options: list[Line], line: Line) -> Line | None:
     """The choice a winning line starts with, when it is one of the choices offered."""
-    for choice in options:
-        if [m.raw for m in line[: len(choice)]] == choice.raw():
-            return choice
-    return None
+    n = starting_choice([choice.raw() for choice in options], line.raw())
+    return None if n is None else options[n]
 
 
 def _next_of(line: Line) -> Line:

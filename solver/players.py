@@ -34,7 +34,7 @@ from typing import Any
 
 from .cards import Card
 from .errors import WedlockError
-from .game import Game
+from .game import Game, starting_choice
 from .lines import Line
 from .pipeline import DealSource, Position, checked_limits, game_of
 from .positions import played, position
@@ -188,7 +188,7 @@ class NoPeek:
                 continue
             if not hidden and here.verdict == Verdict.WON:  # nothing hidden: the line is the plan
                 return self._follow(view, cards, seen, here.moves)
-            first = _first(options, here.moves) if here.verdict == Verdict.WON else None
+            first = starting_choice(options, here.moves) if here.verdict == Verdict.WON else None
             for i, option in enumerate(options):
                 if i == first or (self.each_choice and self._wins_after(cards, seen, option)):
                     wins[i] += 1
@@ -207,7 +207,7 @@ class NoPeek:
         self.plan, rest, here = [], list(line), seen
         while rest:
             offered = self.game.choices(self.rules, cards, here)
-            n = _first(offered, rest)
+            n = starting_choice(offered, rest)
             step = tuple(rest[: len(offered[n])]) if n is not None else tuple(rest[:1])
             self.plan.append(step)
             for move in step:
@@ -242,14 +242,6 @@ class NoPeek:
             rng.shuffle(order)
             out.append(tuple(order))
         return out
-
-
-def _first(options: Sequence[Sequence[Any]], line: Sequence[Any]) -> int | None:
-    """The index of the option a line starts with, if any."""
-    for i, option in enumerate(options):
-        if list(line[: len(option)]) == list(option):
-            return i
-    return None
 
 
 def _arrangements(items: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
