@@ -270,8 +270,7 @@ def solve(
     if isinstance(source, Position):
         start: Position | None = source
         chosen = source.deal
-        if rules is not None and rules_of(game_of(game), rules) is not chosen.rules:
-            raise RulesError("a position is played under its deal's rules")
+        _check_same_rules(game, source, rules)
         answer = chosen.game.solve_from(chosen.rules, chosen.cards, source.seen, limits, progress)
     else:
         start = None
@@ -287,6 +286,12 @@ def solve(
             raise SolverFault(f"{where}: the referee rejects the solver's line: {replay.problem}")
     moves = Line.of(chosen.game, chosen.rules, answer.moves)
     return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by, start)
+
+
+def _check_same_rules(game: str | Game, start: Position, rules: str | None) -> None:
+    """A position is played under its deal's rules: `rules`, when given, must name them."""
+    if rules is not None and rules_of(game_of(game), rules) is not start.deal.rules:
+        raise RulesError("a position is played under its deal's rules")
 
 
 def checked_limits(node_limit: int | None = None, time_limit: float | None = None, max_states: int | None = None) -> Limits:
@@ -319,8 +324,7 @@ def verify(game: str | Game, source: DealSource | Position, moves: Moves, rules:
     chosen_game = game_of(game)
     moves = _as_text_or_list(moves)
     if isinstance(source, Position):
-        if rules is not None and rules_of(chosen_game, rules) is not source.deal.rules:
-            raise RulesError("a position is played under its deal's rules")
+        _check_same_rules(chosen_game, source, rules)
         return replay_from(source, read_moves(source.deal, moves))
     if isinstance(moves, str) and rules is None:
         rules = moves_rules(chosen_game, moves)
