@@ -78,8 +78,8 @@ def players_of(how: Players, result: Solution) -> dict[str, dict[str, Any]]:
     """Each player's game of a deal, for its results line, played out with every move
     through the referee. (Perfect play is the line's own verdict.)"""
     out = {}
+    seed = f"{how.seed}/{result.deal.number}"
     for name in how.names:
-        seed = f"{how.seed}/{result.deal.number}"
         game = play(result.deal.game, result.deal, name, seed=seed, samples=how.samples, sample_seconds=how.sample_seconds)
         out[name] = game.record()
     return out
