@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from wedlock import __version__
+from wedlock import __version__, core
 from wedlock.pipeline import SolverFault
 
 from .analyze_cmd import analyze_command
@@ -119,8 +119,19 @@ class OneLineErrors(click.Group):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """`--version`: the version, and whether the compiled search core or pure Python runs."""
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"wedlock, version {__version__} ({core.description()})")
+    ctx.exit()
+
+
 @click.group(cls=OneLineErrors, epilog=GAMES_HELP)
-@click.version_option(__version__, prog_name="wedlock")
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+    help="Show the version and which search runs (compiled core or pure Python), then exit.",
+)
 def cli() -> None:
     """Exact solver for the patience games Monte Carlo and Matrimony.
 

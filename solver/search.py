@@ -15,13 +15,16 @@ is searched with restarts; any other gets one pass, the plain depth-first search
 exact on any graph. Monte Carlo's spaces and Matrimony under Arnold's rules only ever move
 forward; Matrimony under PySolFC's rules, whose shifts can be undone, is searched in one
 pass. `Limits(first_pass=None)` asks for one pass on any space.
+
+A space may also offer a compiled twin of itself (`native`, see core.py): then the whole
+search runs in C, pass for pass as here, with the same verdict, steps and state counts.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol, TypeVar
@@ -104,8 +107,15 @@ class _Stop(Exception):
     """A limit of the whole search was reached: args are (field of Limits, reason)."""
 
 
-def solve(space: SearchSpace, limits: Limits = Limits()) -> Outcome:
-    """Search `space` from its start; `lost` only after every canonical state was expanded."""
+def solve(space: SearchSpace, limits: Limits = Limits(), compiled: bool = True) -> Outcome:
+    """Search `space` from its start; `lost` only after every canonical state was expanded.
+
+    The compiled core searches the spaces it has a twin of, unless `compiled` is False.
+    """
+    native = getattr(space, "native", None) if compiled else None
+    run = native() if native is not None else None
+    if run is not None:
+        return _solve_native(run, limits)
     search = _Search(space, limits)
     root = space.start()
     if space.is_won(root):
@@ -121,6 +131,17 @@ def solve(space: SearchSpace, limits: Limits = Limits()) -> Outcome:
             limit, reason = stop.args
             return search.outcome(UNKNOWN, reason=reason, limit=limit)
         return search.outcome(LOST) if steps is None else search.outcome(WON, steps)
+
+
+def _solve_native(run: Callable[..., tuple], limits: Limits) -> Outcome:
+    """The compiled search (`native`): the same passes as `_Search`, in C."""
+    started = time.perf_counter()
+    time_limit = None if limits.time_limit is None else float(limits.time_limit)
+    verdict, steps, states, nodes, limit = run(
+        node_limit=limits.node_limit, time_limit=time_limit, max_states=limits.max_states, first_pass=limits.first_pass
+    )
+    reason = limit_reached(limit, limits) if limit else ""
+    return Outcome(Verdict(verdict), steps, states, nodes, time.perf_counter() - started, reason, limit)
 
 
 class _Search:

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 from tqdm._monitor import TMonitor
 
-from wedlock import analysis
+from wedlock import analysis, core
 from wedlock.cli.main import cli
 from wedlock.games import GAMES
 
@@ -149,10 +149,17 @@ def verify(tmp_path: Path, number: object, moves_text: str, *args: object) -> Re
 # --- --help and --version -----------------------------------------------------------------
 
 
-def test_version_matches_the_installed_package() -> None:
+def test_version_matches_the_installed_package_and_names_the_search() -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"wedlock, version {version('wedlock')}\n"
+    assert result.stdout == f"wedlock, version {version('wedlock')} ({core.description()})\n"
+
+
+def test_version_says_when_pure_python_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEDLOCK_PURE", "1")
+    result = run("--version")
+    assert result.exit_code == 0
+    assert "(pure Python search: " in result.stdout
 
 
 def test_group_help_lists_every_command() -> None:

@@ -17,8 +17,10 @@ must leave it in an order the foundations forbid.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from functools import partial
 
+from ..core import compiled_core
 from .moves import Deal, Move, Play, Redeal
 from .play import Position, Table, canonical_foundations
 from .rules import DECK, DIAMONDS, FOUNDATION_CARDS, PILES, ROUNDS, card_of
@@ -74,6 +76,18 @@ class ArnoldSpace:
     def start(self) -> Position:
         pos = self._start
         return pos._replace(foundations=canonical_foundations(self.rules, pos.foundations))
+
+    def native(self) -> Callable[..., tuple] | None:
+        """The compiled core's search of this space (see core.py), when it was built. Its
+        state: stock, redeals, the foundation counts, the pile lengths, then the piles."""
+        core = compiled_core()
+        if core is None:
+            return None
+        pos = self.start()
+        state = bytes([pos.stock, pos.rounds, *pos.foundations, *map(len, pos.piles)]) + b"".join(pos.piles)
+        takes = bytes(code for codes in self.takes for code in codes)
+        homes = bytes(f for code in range(52) for f in self.homes[code])
+        return partial(core.search_arnold, state, self.table.codes, takes, homes, self.up, self.down, Deal(), Redeal)
 
     def is_won(self, pos: Position) -> bool:
         return pos.foundations == ALL_DOWN
@@ -136,7 +150,7 @@ class ArnoldSpace:
             options: Options = []
             wanted = {codes[n] for codes, n in zip(next_code, counts)}
             wanted.discard(NONE)
-            for code in wanted:
+            for code in sorted(wanted):  # a fixed order, which the compiled core follows
                 p = tops.find(code)
                 while p >= 0:
                     takers = [f for f in homes[code] if next_code[f][counts[f]] == code]

@@ -18,10 +18,11 @@ Every space turns the steps of a winning line back into primitive moves with `mo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from functools import cache, lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache, lru_cache, partial
 from itertools import product
 
+from ..core import compiled_core
 from .moves import Consolidate, King, Move, Pair
 from .play import GAP, Position, Table
 from .rules import COLUMNS, SLIDE, THIRTEEN, MonteCarloRules
@@ -95,6 +96,15 @@ class SequenceSpace:
 
     def start(self) -> bytes:
         return self._start
+
+    def native(self) -> Callable[..., tuple] | None:
+        """The compiled core's search of this space (see core.py), when it was built; its
+        states are rank sequences, as this space's keys are."""
+        core = compiled_core()
+        if core is None or (self.rules.strict and self.rules.decks > 1):  # the core's strict phases hold one deck
+            return None
+        rules = self.rules
+        return partial(core.search_slide, self.key(self._start), rules.rows, rules.cols, rules.pairing == THIRTEEN, rules.strict)
 
     def is_won(self, state: bytes) -> bool:
         return not state

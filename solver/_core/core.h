@@ -1,0 +1,93 @@
+/* The compiled core: the search of wedlock/search.py and some of its spaces, in C.
+ *
+ * A space here is a set of C functions over states that are byte strings. A state is its
+ * own canonical key (the space reduces it before handing it out), so the search hashes
+ * states directly. Each expansion lists the children in the same order as the Python
+ * space, with a step per child that the space turns back into the Python space's step
+ * object; the search is a line-by-line twin of search.py's, so both report the same
+ * verdicts and the same state counts (tests/test_core.py).
+ */
+#ifndef WEDLOCK_CORE_H
+#define WEDLOCK_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable list of byte strings, kept in one buffer. */
+typedef struct {
+    uint8_t *bytes;
+    size_t used, cap;
+    size_t *ends; /* ends[i]: where string i stops; string i starts at ends[i - 1] (or 0) */
+    size_t count, cap_count;
+} strings;
+
+int strings_add(strings *s, const uint8_t *data, size_t len);
+void strings_clear(strings *s);
+void strings_free(strings *s);
+static inline const uint8_t *strings_at(const strings *s, size_t i, size_t *len) {
+    size_t start = i ? s->ends[i - 1] : 0;
+    *len = s->ends[i] - start;
+    return s->bytes + start;
+}
+
+/* The children of one state: their states and, in the same order, their steps. */
+typedef struct {
+    strings states;
+    strings steps;
+} children;
+
+typedef struct space space;
+struct space {
+    /* Fill `out` (already cleared) with the children of `state`; -1 with a Python error set. */
+    int (*expand)(space *sp, const uint8_t *state, size_t len, children *out);
+    int (*is_won)(space *sp, const uint8_t *state, size_t len);
+    /* The Python space's step object for this step; NULL with a Python error set. */
+    PyObject *(*step_object)(space *sp, const uint8_t *step, size_t len);
+    void (*release)(space *sp);
+    int acyclic;
+};
+
+/* What the search was told: -1 means "no limit" for the integers, a negative time too. */
+typedef struct {
+    long long node_limit;
+    double time_limit;
+    long long max_states;
+    long long first_pass; /* -1: one plain pass */
+} limits;
+
+enum { VERDICT_WON, VERDICT_LOST, VERDICT_UNKNOWN };
+
+typedef struct {
+    int verdict;
+    const char *limit; /* the Limits field that stopped an unknown search */
+    long long states, nodes;
+    PyObject *steps; /* a list, the winning line's steps */
+} result;
+
+/* Search `sp` from `root`. 0, or -1 with a Python error set (memory, Ctrl-C). */
+int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out);
+
+/* Monte Carlo rule sets that slide the grid closed (wedlock/montecarlo/spaces.py's
+ * SequenceSpace): `ranks` is the deal's rank sequence, grid first. */
+space *slide_space_new(int rows, int cols, int thirteens, int strict);
+int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_len);
+
+/* Matrimony under Arnold's rules (wedlock/matrimony/arnold_space.py's ArnoldSpace): the
+ * deal's 104 card codes, each foundation's 13 codes in order, each code's two foundations,
+ * the diamond foundations building up and down, and the Python objects a step holds. */
+space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
+                        PyObject *redeal_class);
+
+/* Python's random.Random(seed).shuffle, so the search's later passes visit children in the
+ * same order as search.py's. */
+typedef struct {
+    uint32_t mt[624];
+    int index;
+} twister;
+
+void twister_seed(twister *t, uint64_t seed);
+uint32_t twister_below(twister *t, uint32_t n);
+
+#endif

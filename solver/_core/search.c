@@ -1,0 +1,384 @@
+/* The search of wedlock/search.py, step for step: depth-first passes with a transposition
+ * table, a pass cut short at its budget of generated states and restarted with twice the
+ * budget and the children in a random order (Python's own shuffle, seeded the same way),
+ * the states proven lost kept across passes. See search.py for why this is exact. */
+#include "core.h"
+
+#include <string.h>
+#include <time.h>
+
+/* ---- growable lists of byte strings ---- */
+
+int strings_add(strings *s, const uint8_t *data, size_t len) {
+    if (s->used + len > s->cap) {
+        size_t cap = s->cap ? s->cap : 256;
+        while (cap < s->used + len) cap *= 2;
+        uint8_t *bytes = PyMem_RawRealloc(s->bytes, cap);
+        if (!bytes) return -1;
+        s->bytes = bytes, s->cap = cap;
+    }
+    if (s->count == s->cap_count) {
+        size_t cap = s->cap_count ? 2 * s->cap_count : 16;
+        size_t *ends = PyMem_RawRealloc(s->ends, cap * sizeof *ends);
+        if (!ends) return -1;
+        s->ends = ends, s->cap_count = cap;
+    }
+    memcpy(s->bytes + s->used, data, len);
+    s->used += len;
+    s->ends[s->count++] = s->used;
+    return 0;
+}
+
+void strings_clear(strings *s) { s->used = 0, s->count = 0; }
+
+void strings_free(strings *s) {
+    PyMem_RawFree(s->bytes);
+    PyMem_RawFree(s->ends);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- Python's Mersenne Twister (Modules/_randommodule.c's algorithm) ---- */
+
+enum { MT_N = 624, MT_M = 397 };
+
+static void twister_init(twister *t, uint32_t s) {
+    t->mt[0] = s;
+    for (int i = 1; i < MT_N; i++) t->mt[i] = 1812433253U * (t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) + (uint32_t)i;
+    t->index = MT_N;
+}
+
+void twister_seed(twister *t, uint64_t seed) {
+    /* random.Random(n) for an int n >= 0: the 32-bit words of n, lowest first. */
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    int used = key[1] ? 2 : 1;
+    twister_init(t, 19650218U);
+    int i = 1, j = 0;
+    for (int k = MT_N > used ? MT_N : used; k; k--) {
+        t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++, j++;
+        if (i >= MT_N) t->mt[0] = t->mt[MT_N - 1], i = 1;
+        if (j >= used) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) t->mt[0] = t->mt[MT_N - 1], i = 1;
+    }
+    t->mt[0] = 0x80000000U;
+}
+
+static uint32_t twister_next(twister *t) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (t->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (t->mt[MT_N - 1] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
+        t->mt[MT_N - 1] = t->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        t->index = 0;
+    }
+    y = t->mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+uint32_t twister_below(twister *t, uint32_t n) {
+    /* random.Random._randbelow: draw bit_length(n) bits until the number is below n. */
+    int k = 0;
+    while (k < 32 && (n >> k)) k++;
+    uint32_t r = twister_next(t) >> (32 - k);
+    while (r >= n) r = twister_next(t) >> (32 - k);
+    return r;
+}
+
+/* ---- the transposition table: each state once, with the pass that saw it and whether
+ * it is proven lost ---- */
+
+typedef struct {
+    uint64_t hash;
+    uint64_t at; /* where its bytes start in the arena */
+    uint32_t pass; /* the last pass that generated it (0: none) */
+    uint16_t len;
+    uint8_t closed, used;
+} entry;
+
+typedef struct {
+    entry *slots;
+    size_t cap, count;
+    uint8_t *arena;
+    size_t arena_used, arena_cap;
+} table;
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 31;
+        p += 8, n -= 8;
+    }
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    h = (h ^ v) * 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static int table_init(table *t) {
+    memset(t, 0, sizeof *t);
+    t->cap = 1 << 12;
+    t->slots = PyMem_RawCalloc(t->cap, sizeof(entry));
+    return t->slots ? 0 : -1;
+}
+
+static void table_free(table *t) {
+    PyMem_RawFree(t->slots);
+    PyMem_RawFree(t->arena);
+}
+
+static int table_grow(table *t) {
+    size_t cap = 2 * t->cap;
+    entry *slots = PyMem_RawCalloc(cap, sizeof(entry));
+    if (!slots) return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].used) continue;
+        size_t k = t->slots[i].hash & (cap - 1);
+        while (slots[k].used) k = (k + 1) & (cap - 1);
+        slots[k] = t->slots[i];
+    }
+    PyMem_RawFree(t->slots);
+    t->slots = slots, t->cap = cap;
+    return 0;
+}
+
+/* The entry holding this state, made (unused by any pass, not closed) if new; NULL when
+ * memory ran out. */
+static entry *table_find(table *t, const uint8_t *state, size_t len) {
+    uint64_t h = hash_bytes(state, len);
+    size_t k = h & (t->cap - 1);
+    while (t->slots[k].used) {
+        entry *e = &t->slots[k];
+        if (e->hash == h && e->len == len && memcmp(t->arena + e->at, state, len) == 0) return e;
+        k = (k + 1) & (t->cap - 1);
+    }
+    if (10 * (t->count + 1) > 7 * t->cap) {
+        if (table_grow(t) < 0) return NULL;
+        return table_find(t, state, len);
+    }
+    if (t->arena_used + len > t->arena_cap) {
+        size_t cap = t->arena_cap ? 2 * t->arena_cap : 1 << 16;
+        while (cap < t->arena_used + len) cap *= 2;
+        uint8_t *arena = PyMem_RawRealloc(t->arena, cap);
+        if (!arena) return NULL;
+        t->arena = arena, t->arena_cap = cap;
+    }
+    memcpy(t->arena + t->arena_used, state, len);
+    entry *e = &t->slots[k];
+    e->hash = h, e->at = t->arena_used, e->len = (uint16_t)len, e->pass = 0, e->closed = 0, e->used = 1;
+    t->arena_used += len;
+    t->count++;
+    return e;
+}
+
+/* ---- the search ---- */
+
+typedef struct {
+    children kids;
+    size_t *order; /* the order the children are tried in */
+    size_t cap_order;
+    size_t cursor, chosen;
+} frame;
+
+typedef struct {
+    space *sp;
+    const limits *lim;
+    table seen; /* search.py's `seen` (entry.pass == this pass) and `closed` together */
+    long long closed, nodes, open;
+    double started;
+    frame *frames;
+    size_t depth_cap;
+} search;
+
+enum { PASS_WON, PASS_LOST, PASS_CUT, PASS_STOP, PASS_ERROR };
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The children of `state` into frame `d`, in the order this pass tries them. */
+static int expand(search *s, size_t d, const uint8_t *state, size_t len, twister *shuffle) {
+    if (d == s->depth_cap) {
+        size_t cap = s->depth_cap ? 2 * s->depth_cap : 64;
+        frame *frames = PyMem_RawRealloc(s->frames, cap * sizeof *frames);
+        if (!frames) return -1;
+        memset(frames + s->depth_cap, 0, (cap - s->depth_cap) * sizeof *frames);
+        s->frames = frames, s->depth_cap = cap;
+    }
+    frame *f = &s->frames[d];
+    strings_clear(&f->kids.states);
+    strings_clear(&f->kids.steps);
+    if (s->sp->expand(s->sp, state, len, &f->kids) < 0) return -1;
+    size_t n = f->kids.states.count;
+    if (n > f->cap_order) {
+        size_t *order = PyMem_RawRealloc(f->order, n * sizeof *order);
+        if (!order) return -1;
+        f->order = order, f->cap_order = n;
+    }
+    for (size_t i = 0; i < n; i++) f->order[i] = i;
+    if (shuffle) /* random.shuffle: from the end, swap each with one at or before it */
+        for (size_t i = n - 1; n > 1 && i >= 1; i--) {
+            size_t j = twister_below(shuffle, (uint32_t)(i + 1));
+            size_t tmp = f->order[i];
+            f->order[i] = f->order[j], f->order[j] = tmp;
+        }
+    f->cursor = 0;
+    return 0;
+}
+
+static int won_line(search *s, size_t depth, size_t last, result *out) {
+    out->steps = PyList_New(0);
+    if (!out->steps) return -1;
+    for (size_t d = 0; d <= depth; d++) {
+        size_t i = d < depth ? s->frames[d].chosen : last, len;
+        const uint8_t *step = strings_at(&s->frames[d].kids.steps, i, &len);
+        PyObject *obj = s->sp->step_object(s->sp, step, len);
+        if (!obj || PyList_Append(out->steps, obj) < 0) {
+            Py_XDECREF(obj);
+            return -1;
+        }
+        Py_DECREF(obj);
+    }
+    return 0;
+}
+
+static int pass(search *s, const uint8_t *root, size_t root_len, long long budget, twister *shuffle, uint32_t pass_id,
+                result *out) {
+    const limits *lim = s->lim;
+    long long pass_cap = budget < 0 ? -1 : s->nodes + budget;
+    double deadline = lim->time_limit < 0 ? -1 : s->started + lim->time_limit;
+    long long seen_count = 1;
+    entry *e = table_find(&s->seen, root, root_len);
+    if (!e) goto no_memory;
+    e->pass = pass_id;
+    if (expand(s, 0, root, root_len, shuffle) < 0) return PASS_ERROR;
+    size_t depth = 0; /* the path holds depth + 1 states */
+    for (;;) {
+        frame *f = &s->frames[depth];
+        int pushed = 0;
+        while (f->cursor < f->kids.states.count) {
+            size_t i = f->order[f->cursor++], len;
+            const uint8_t *child = strings_at(&f->kids.states, i, &len);
+            e = table_find(&s->seen, child, len);
+            if (!e) goto no_memory;
+            if (e->pass == pass_id || e->closed) continue;
+            s->nodes++;
+            if (s->sp->is_won(s->sp, child, len)) {
+                s->open = (long long)depth + 1;
+                out->verdict = VERDICT_WON;
+                return won_line(s, depth, i, out) < 0 ? PASS_ERROR : PASS_WON;
+            }
+            if (lim->node_limit >= 0 && s->nodes > lim->node_limit) {
+                out->limit = "node_limit";
+                goto stop;
+            }
+            if (lim->max_states >= 0 && seen_count + s->closed >= lim->max_states) {
+                out->limit = "max_states";
+                goto stop;
+            }
+            if ((s->nodes & 63) == 0) {
+                if (deadline >= 0 && now() > deadline) {
+                    out->limit = "time_limit";
+                    goto stop;
+                }
+                if (PyErr_CheckSignals() < 0) return PASS_ERROR;
+            }
+            if (pass_cap >= 0 && s->nodes > pass_cap) {
+                s->open = (long long)depth + 1;
+                return PASS_CUT;
+            }
+            e->pass = pass_id;
+            seen_count++;
+            f->chosen = i;
+            /* the child's bytes live in this frame, which the next expansion does not touch */
+            if (expand(s, depth + 1, child, len, shuffle) < 0) return PASS_ERROR;
+            depth++;
+            pushed = 1;
+            break;
+        }
+        if (pushed) continue;
+        /* every child searched: the state is lost */
+        size_t len;
+        const uint8_t *state = depth ? strings_at(&s->frames[depth - 1].kids.states, s->frames[depth - 1].chosen, &len) : root;
+        if (!depth) len = root_len;
+        e = table_find(&s->seen, state, len);
+        if (!e) goto no_memory;
+        if (!e->closed) e->closed = 1, s->closed++;
+        if (!depth) {
+            s->open = 0;
+            return PASS_LOST;
+        }
+        depth--;
+    }
+stop:
+    s->open = (long long)depth + 1;
+    return PASS_STOP;
+no_memory:
+    PyErr_NoMemory();
+    return PASS_ERROR;
+}
+
+int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out) {
+    search s;
+    memset(&s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    s.sp = sp, s.lim = lim, s.started = now();
+    if (sp->is_won(sp, root, root_len)) {
+        out->verdict = VERDICT_WON;
+        out->steps = PyList_New(0);
+        return out->steps ? 0 : -1;
+    }
+    if (table_init(&s.seen) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    long long budget = sp->acyclic ? lim->first_pass : -1;
+    twister shuffle, *shuffling = NULL;
+    int code, rc = 0;
+    for (uint32_t pass_id = 1;; pass_id++) {
+        code = pass(&s, root, root_len, budget, shuffling, pass_id, out);
+        if (code != PASS_CUT) break;
+        twister_seed(&shuffle, (uint64_t)budget);
+        shuffling = &shuffle;
+        budget *= 2;
+    }
+    if (code == PASS_ERROR) rc = -1;
+    else if (code == PASS_LOST) out->verdict = VERDICT_LOST;
+    else if (code == PASS_STOP) out->verdict = VERDICT_UNKNOWN;
+    out->states = s.closed + s.open;
+    out->nodes = s.nodes;
+    if (code != PASS_WON && !out->steps) out->steps = PyList_New(0);
+    if (!out->steps) rc = -1;
+    for (size_t d = 0; d < s.depth_cap; d++) {
+        strings_free(&s.frames[d].kids.states);
+        strings_free(&s.frames[d].kids.steps);
+        PyMem_RawFree(s.frames[d].order);
+    }
+    PyMem_RawFree(s.frames);
+    table_free(&s.seen);
+    return rc;
+}

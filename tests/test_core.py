@@ -1,0 +1,187 @@
+"""The compiled search core against the pure-Python search it twins.
+
+Wherever the core runs, it must answer as search.py does over the Python space: the same
+verdict, the same winning steps, the same counts of states and nodes, the same limit
+reached. Compared here on whole deals and on random positions of every rule set the core
+holds, under limits that end the search in each of its ways, and against the published
+verdict tables.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from positions import late_position
+
+from wedlock import core
+from wedlock.deals import numbered_deal
+from wedlock.matrimony import GAME as MATRIMONY
+from wedlock.matrimony.arnold_space import ArnoldSpace
+from wedlock.matrimony.play import Table as MatrimonyTable
+from wedlock.matrimony.rules import RULE_SETS as MATRIMONY_RULES
+from wedlock.montecarlo.play import Table
+from wedlock.montecarlo.rules import RULE_SETS, SLIDE
+from wedlock.montecarlo.spaces import SequenceSpace
+from wedlock.numbering import GameNumber
+from wedlock.search import Limits, Outcome, solve
+from wedlock.tables import lookup
+
+SLIDING = sorted(name for name, rules in RULE_SETS.items() if rules.consolidation == SLIDE)
+needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
+
+
+@pytest.fixture(autouse=True)
+def core_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare both paths, so the core runs even where WEDLOCK_PURE is set."""
+    monkeypatch.delenv(core.PURE_VARIABLE, raising=False)
+
+
+def test_the_core_is_built_where_a_c_compiler_is() -> None:
+    compiler = os.environ.get("CC", "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip("no C compiler here: the pure path is the one to test")
+    assert core._core is not None, "pip install found a compiler but did not build wedlock._core"
+
+
+def test_pure_python_is_forced_by_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    space = SequenceSpace(Table(RULE_SETS["pysol"], tuple(numbered_deal(GameNumber.parse("1"), 1))))
+    monkeypatch.setenv(core.PURE_VARIABLE, "1")
+    assert core.compiled_core() is None and space.native() is None
+    assert "WEDLOCK_PURE is set" in core.description() or "no compiled core" in core.description()
+    monkeypatch.setenv(core.PURE_VARIABLE, "0")
+    assert core.compiled_core() is core._core
+
+
+def both(space: SequenceSpace | ArnoldSpace, limits: Limits) -> tuple[Outcome, Outcome]:
+    """The pure search and the compiled one, on one space."""
+    assert space.native() is not None, "the compiled core does not take this space"
+    return solve(space, limits, compiled=False), solve(space, limits)
+
+
+def assert_same(pure: Outcome, native: Outcome, what: object) -> None:
+    assert (native.verdict, native.states, native.nodes, native.limit, native.reason) == (
+        pure.verdict, pure.states, pure.nodes, pure.limit, pure.reason,
+    ), what
+    assert native.steps == pure.steps, what
+
+
+@needs_core
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), n=st.integers(0, 70))
+def test_the_cores_shuffle_is_pythons(seed: int, n: int) -> None:
+    expected = list(range(n))
+    random.Random(seed).shuffle(expected)
+    assert core._core.shuffled(seed, n) == expected
+
+
+@needs_core
+@pytest.mark.parametrize("name", SLIDING)
+def test_same_answers_on_whole_deals_and_random_lines(name: str) -> None:
+    """200 numbered deals and 200 positions along random lines, for each rule set."""
+    rules = RULE_SETS[name]
+    rng = random.Random(name)
+    for _ in range(200):
+        number = rng.randrange(1, 10**9)
+        table = Table(rules, tuple(numbered_deal(GameNumber.parse(str(number)), rules.decks)))
+        assert_same(*both(SequenceSpace(table), Limits()), (name, number))
+    for seed in range(200):
+        table, pos, _ = late_position(rules, seed, rng.randrange(8, rules.cards))
+        assert_same(*both(SequenceSpace(table, pos), Limits()), (name, seed))
+
+
+LIMITS = st.one_of(
+    st.builds(Limits, first_pass=st.sampled_from([1, 2, 5, 64, None])),
+    st.builds(Limits, node_limit=st.integers(1, 300)),
+    st.builds(Limits, max_states=st.integers(1, 300)),
+    st.builds(Limits, max_states=st.integers(1, 300), first_pass=st.sampled_from([1, 3, None])),
+)
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(SLIDING), seed=st.integers(0, 10**6), left=st.integers(4, 104), limits=LIMITS)
+def test_same_answers_under_every_limit(name: str, seed: int, left: int, limits: Limits) -> None:
+    """Cut short by nodes or states, restarted early and often, or one plain pass."""
+    table, pos, _ = late_position(RULE_SETS[name], seed, left)
+    assert_same(*both(SequenceSpace(table, pos), limits), (name, seed, left, limits))
+
+
+@needs_core
+def test_a_time_limit_ends_the_compiled_search_as_unknown() -> None:
+    rules = RULE_SETS["2decks"]
+    for number in range(1, 100):  # a deal whose search reaches the first clock check (64 nodes)
+        table = Table(rules, tuple(numbered_deal(GameNumber.parse(str(number)), 2)))
+        if solve(SequenceSpace(table), Limits(first_pass=None), compiled=False).nodes > 64:
+            break
+    out = solve(SequenceSpace(table), Limits(time_limit=0.0, first_pass=None))
+    assert out.verdict == "unknown" and out.limit == "time_limit" and out.reason == "time limit 0s reached"
+
+
+@needs_core
+@pytest.mark.parametrize("name", SLIDING)
+def test_the_published_verdicts_for_a_sample_of_each_table(name: str) -> None:
+    """The shipped one-bit tables hold the verdicts of data/; the core must agree with them."""
+    rules = RULE_SETS[name]
+    rng = random.Random(f"{name} tables")
+    checked = 0
+    for number in rng.sample(range(1, 10_001), 150):
+        published = lookup("monte-carlo", number, rules=name)
+        if published is None:
+            continue
+        table = Table(rules, tuple(numbered_deal(GameNumber.parse(str(number)), rules.decks)))
+        out = solve(SequenceSpace(table), Limits())
+        assert out.verdict == published, (name, number)
+        checked += 1
+    assert checked >= 100, f"{name}: only {checked} numbers in the published table"
+
+
+ARNOLD = MATRIMONY_RULES["arnold"]
+
+
+def arnold_position(number: int, seed: int | None = None) -> ArnoldSpace:
+    """Matrimony deal `number` under Arnold's rules, from its start or (given a seed) from a
+    phase start along a random line."""
+    table = MatrimonyTable(ARNOLD, tuple(MATRIMONY.numbered_deal(ARNOLD, str(number))))
+    space = ArnoldSpace(table)
+    if seed is None:
+        return space
+    rng = random.Random(seed)
+    state = space.start()
+    for _ in range(rng.randrange(1, 25)):
+        ahead = list(space.successors(state))
+        if not ahead:
+            break
+        state = rng.choice(ahead)[1]
+    return ArnoldSpace(table, state)
+
+
+@needs_core
+def test_same_answers_on_arnolds_matrimony() -> None:
+    """300 numbered deals from their start and 300 positions along random lines."""
+    rng = random.Random("arnold")
+    for _ in range(300):
+        number = rng.randrange(1, 10**9)
+        assert_same(*both(arnold_position(number), Limits()), number)
+        assert_same(*both(arnold_position(number, rng.randrange(1, 10**6)), Limits()), number)
+
+
+@needs_core
+@settings(max_examples=150, deadline=None)
+@given(number=st.integers(1, 10**9), seed=st.integers(1, 10**6), limits=LIMITS)
+def test_same_answers_on_arnolds_matrimony_under_every_limit(number: int, seed: int, limits: Limits) -> None:
+    assert_same(*both(arnold_position(number, seed), limits), (number, seed, limits))
+
+
+@needs_core
+def test_arnolds_published_verdicts_for_a_sample() -> None:
+    rng = random.Random("arnold tables")
+    for number in rng.sample(range(1, 100_001), 300):
+        published = lookup("matrimony", number, rules="arnold")
+        assert published is not None, number
+        out = solve(arnold_position(number), Limits())
+        assert out.verdict == published, number
