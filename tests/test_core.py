@@ -26,12 +26,13 @@ from wedlock.matrimony.play import Table as MatrimonyTable
 from wedlock.matrimony.rules import RULE_SETS as MATRIMONY_RULES
 from wedlock.montecarlo.play import Table
 from wedlock.montecarlo.rules import RULE_SETS, SLIDE
-from wedlock.montecarlo.spaces import SequenceSpace
+from wedlock.montecarlo.spaces import ColumnSpace, SequenceSpace
 from wedlock.numbering import GameNumber
 from wedlock.search import Limits, Outcome, solve
 from wedlock.tables import lookup
 
-SLIDING = sorted(name for name, rules in RULE_SETS.items() if rules.consolidation == SLIDE)
+MONTE_CARLO = sorted(RULE_SETS)  # the core holds every Monte Carlo rule set's space
+WHOLE_DEALS = {"weddings": 40}
 needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
 
 
@@ -57,7 +58,12 @@ def test_pure_python_is_forced_by_the_variable(monkeypatch: pytest.MonkeyPatch) 
     assert core.compiled_core() is core._core
 
 
-def both(space: SequenceSpace | ArnoldSpace, limits: Limits) -> tuple[Outcome, Outcome]:
+def mc_space(table: Table, pos=None) -> SequenceSpace | ColumnSpace:
+    """The space the solver uses for a Monte Carlo rule set (the columns of Weddings)."""
+    return SequenceSpace(table, pos) if table.rules.consolidation == SLIDE else ColumnSpace(table, pos)
+
+
+def both(space: SequenceSpace | ColumnSpace | ArnoldSpace, limits: Limits) -> tuple[Outcome, Outcome]:
     """The pure search and the compiled one, on one space."""
     assert space.native() is not None, "the compiled core does not take this space"
     return solve(space, limits, compiled=False), solve(space, limits)
@@ -80,18 +86,19 @@ def test_the_cores_shuffle_is_pythons(seed: int, n: int) -> None:
 
 
 @needs_core
-@pytest.mark.parametrize("name", SLIDING)
+@pytest.mark.parametrize("name", MONTE_CARLO)
 def test_same_answers_on_whole_deals_and_random_lines(name: str) -> None:
-    """200 numbered deals and 200 positions along random lines, for each rule set."""
+    """200 numbered deals (Weddings, slow in pure Python: 40) and 200 positions along random
+    lines, for each rule set."""
     rules = RULE_SETS[name]
     rng = random.Random(name)
-    for _ in range(200):
+    for _ in range(WHOLE_DEALS.get(name, 200)):
         number = rng.randrange(1, 10**9)
         table = Table(rules, tuple(numbered_deal(GameNumber.parse(str(number)), rules.decks)))
-        assert_same(*both(SequenceSpace(table), Limits()), (name, number))
+        assert_same(*both(mc_space(table), Limits()), (name, number))
     for seed in range(200):
         table, pos, _ = late_position(rules, seed, rng.randrange(8, rules.cards))
-        assert_same(*both(SequenceSpace(table, pos), Limits()), (name, seed))
+        assert_same(*both(mc_space(table, pos), Limits()), (name, seed))
 
 
 LIMITS = st.one_of(
@@ -104,11 +111,11 @@ LIMITS = st.one_of(
 
 @needs_core
 @settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(SLIDING), seed=st.integers(0, 10**6), left=st.integers(4, 104), limits=LIMITS)
+@given(name=st.sampled_from(MONTE_CARLO), seed=st.integers(0, 10**6), left=st.integers(4, 104), limits=LIMITS)
 def test_same_answers_under_every_limit(name: str, seed: int, left: int, limits: Limits) -> None:
     """Cut short by nodes or states, restarted early and often, or one plain pass."""
     table, pos, _ = late_position(RULE_SETS[name], seed, left)
-    assert_same(*both(SequenceSpace(table, pos), limits), (name, seed, left, limits))
+    assert_same(*both(mc_space(table, pos), limits), (name, seed, left, limits))
 
 
 @needs_core
@@ -123,7 +130,7 @@ def test_a_time_limit_ends_the_compiled_search_as_unknown() -> None:
 
 
 @needs_core
-@pytest.mark.parametrize("name", SLIDING)
+@pytest.mark.parametrize("name", MONTE_CARLO)
 def test_the_published_verdicts_for_a_sample_of_each_table(name: str) -> None:
     """The shipped one-bit tables hold the verdicts of data/; the core must agree with them."""
     rules = RULE_SETS[name]
@@ -134,7 +141,7 @@ def test_the_published_verdicts_for_a_sample_of_each_table(name: str) -> None:
         if published is None:
             continue
         table = Table(rules, tuple(numbered_deal(GameNumber.parse(str(number)), rules.decks)))
-        out = solve(SequenceSpace(table), Limits())
+        out = solve(mc_space(table), Limits())
         assert out.verdict == published, (name, number)
         checked += 1
     assert checked >= 100, f"{name}: only {checked} numbers in the published table"

@@ -73,6 +73,9 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
  * SequenceSpace): `ranks` is the deal's rank sequence, grid first. */
 space *slide_space_new(int rows, int cols, int thirteens, int strict);
 int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_len);
+/* Weddings (ColumnSpace): the deal's ranks in order, and the start state (the stock's next
+ * deal index, the column heights, each column's ranks from the top), dead or not. */
+space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *root, size_t root_len, int root_dead);
 
 /* Matrimony under Arnold's rules (wedlock/matrimony/arnold_space.py's ArnoldSpace): the
  * deal's 104 card codes, each foundation's 13 codes in order, each code's two foundations,

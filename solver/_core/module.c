@@ -60,6 +60,29 @@ fail:
     return NULL;
 }
 
+static PyObject *search_columns(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *names[] = {"state", "rank_list", "rows", "cols", "dead", "node_limit", "time_limit", "max_states", "first_pass", NULL};
+    Py_buffer state, rank_list;
+    int rows, cols, dead;
+    PyObject *node_limit, *time_limit, *max_states, *first_pass;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*iipOOOO", names, &state, &rank_list, &rows, &cols, &dead, &node_limit, &time_limit,
+                                     &max_states, &first_pass))
+        return NULL;
+    PyObject *out = NULL;
+    limits lim;
+    if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
+    space *sp = column_space_new(rows, cols, rank_list.buf, (int)rank_list.len, state.buf, (size_t)state.len, dead);
+    if (!sp) {
+        PyErr_SetString(PyExc_ValueError, "a grid the compiled core cannot hold");
+        goto done;
+    }
+    out = run(sp, state.buf, (size_t)state.len, &lim);
+done:
+    PyBuffer_Release(&state), PyBuffer_Release(&rank_list);
+    return out;
+}
+
 static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *names[] = {"state", "codes", "takes", "homes", "up", "down", "deal_move", "redeal_class",
@@ -116,6 +139,8 @@ static PyObject *shuffled(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"search_slide", (PyCFunction)(void (*)(void))search_slide, METH_VARARGS | METH_KEYWORDS,
      "Search a sliding Monte Carlo deal given as its rank sequence: (verdict, steps, states, nodes, limit)."},
+    {"search_columns", (PyCFunction)(void (*)(void))search_columns, METH_VARARGS | METH_KEYWORDS,
+     "Search Weddings from a phase-start state: (verdict, steps, states, nodes, limit)."},
     {"search_arnold", (PyCFunction)(void (*)(void))search_arnold, METH_VARARGS | METH_KEYWORDS,
      "Search Matrimony under Arnold's rules from a phase-start state: (verdict, steps, states, nodes, limit)."},
     {"shuffled", shuffled, METH_VARARGS, "random.Random(seed).shuffle(list(range(n))), as the core does it."},

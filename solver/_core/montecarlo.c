@@ -10,9 +10,10 @@
  * `_phases` for strict rules, both sorted most cards first, then earliest cell. */
 #include "core.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-enum { MAX_CELLS = 32, MAX_CARDS = 104, MAX_MOVES = 128, MAX_GROUPS = 64 };
+enum { MAX_CELLS = 32, MAX_CARDS = 104, MAX_MOVES = 128, MAX_GROUPS = 64, MAX_COLS = 8, MAX_ROWS = 8 };
 
 typedef struct {
     uint64_t w[2];
@@ -41,6 +42,13 @@ typedef struct {
     size_t npool, cap_pool;
     phase *sorted;
     size_t cap_sorted;
+    /* Weddings only (`column_space_new`) */
+    int total;
+    uint8_t rank_list[MAX_CARDS];
+    uint8_t spares[MAX_CARDS + 1][14]; /* spares[k][rank]: that rank's cards in the stock from deal index k */
+    uint8_t root[1 + MAX_COLS + MAX_CELLS];
+    size_t root_len;
+    int root_dead;
 } slide_space;
 
 /* ---- one expansion's removals ---- */
@@ -71,6 +79,7 @@ static void find_removals(const slide_space *sp, const uint8_t *ranks, int on_gr
         for (int a = 0; a + d < on_grid; a++) {
             if (!sp->forward[k][a]) continue;
             int ra = ranks[a], rb = ranks[a + d];
+            if (!ra || !rb) continue; /* a gap (Weddings) */
             if (sp->thirteens ? ra + rb != 13 : ra != rb) continue;
             int key = sp->thirteens ? (ra < 13 - ra ? ra : 13 - ra) : ra;
             int g = slot_of[key];
@@ -173,7 +182,8 @@ static int unsplittable_phases(slide_space *sp, const removals *r) {
     return walk_breakers(&w, 0, 0, 0);
 }
 
-/* ---- `_phases` under strict rules: every combination of one maximal matching a group ---- */
+/* ---- `_phases`: every combination of one matching a group (maximal ones only under
+ * strict rules) ---- */
 
 enum { MAX_MATCHINGS = 64 }; /* a rank's four cards have at most 10 */
 
@@ -205,7 +215,7 @@ static void walk_matchings(const removals *r, int first, int count, int i, uint3
     }
 }
 
-static int strict_phases(slide_space *sp, const removals *r) {
+static int matching_phases(slide_space *sp, const removals *r, int maximal_only) {
     int ng = r->ngroups;
     if (!ng) return 0;
     matchings *options = PyMem_RawMalloc((size_t)ng * sizeof *options);
@@ -224,7 +234,7 @@ static int strict_phases(slide_space *sp, const removals *r) {
         options[g].n = 0;
         for (int k = 0; k < all.n; k++) {
             int maximal = 1;
-            for (int e = 0; e < r->group_count[g]; e++)
+            for (int e = 0; maximal_only && e < r->group_count[g]; e++)
                 if (!(all.used[k] & pair_mask(r, r->group_first[g] + e))) maximal = 0;
             if (!maximal) continue;
             int j = options[g].n++;
@@ -276,23 +286,9 @@ int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_le
     return 0;
 }
 
-static int slide_expand(space *base, const uint8_t *state, size_t len, children *out) {
-    (void)len;
-    slide_space *sp = (slide_space *)base;
-    uint8_t ranks[MAX_CARDS];
-    int n;
-    unpack(state, ranks, &n);
-    int on_grid = n < sp->cells ? n : sp->cells;
-    removals r;
-    find_removals(sp, ranks, on_grid, &r);
-    sp->nphases = 0, sp->npool = 0;
-    if (r.n == 0) return 0;
-    if ((sp->strict ? strict_phases(sp, &r) : unsplittable_phases(sp, &r)) < 0) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return -1;
-    }
-    /* stable sort: most cards first, then the earliest cell emptied (insertion sort: the
-     * lists are short) */
+/* The phases found, in `sorted`: most cards first, then the earliest cell emptied, ties in
+ * the order found (Python's stable sort; an insertion sort, as the lists are short). */
+static int sort_phases(slide_space *sp, size_t *count) {
     if (sp->nphases > sp->cap_sorted) {
         phase *p = PyMem_RawRealloc(sp->sorted, sp->nphases * sizeof *p);
         if (!p) {
@@ -312,6 +308,27 @@ static int slide_expand(space *base, const uint8_t *state, size_t len, children 
         }
         sp->sorted[j] = ph;
     }
+    *count = at;
+    return 0;
+}
+
+static int slide_expand(space *base, const uint8_t *state, size_t len, children *out) {
+    (void)len;
+    slide_space *sp = (slide_space *)base;
+    uint8_t ranks[MAX_CARDS];
+    int n;
+    unpack(state, ranks, &n);
+    int on_grid = n < sp->cells ? n : sp->cells;
+    removals r;
+    find_removals(sp, ranks, on_grid, &r);
+    sp->nphases = 0, sp->npool = 0;
+    if (r.n == 0) return 0;
+    if ((sp->strict ? matching_phases(sp, &r, 1) : unsplittable_phases(sp, &r)) < 0) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return -1;
+    }
+    size_t at;
+    if (sort_phases(sp, &at) < 0) return -1;
     for (size_t i = 0; i < at; i++) {
         const phase *ph = &sp->sorted[i];
         uint8_t left[MAX_CARDS], packed[1 + MAX_CARDS / 2], step[1 + MAX_CELLS];
@@ -331,6 +348,413 @@ static int slide_expand(space *base, const uint8_t *state, size_t len, children 
         }
     }
     return 0;
+}
+
+/* ---- Weddings: ColumnSpace ----
+ *
+ * A state: the stock's next deal index, each column's height, then each column's ranks
+ * from the top down. Dead positions are never offered, by the tests of ColumnSpace
+ * (`_unmatched` for the ranks a phase moves, `_stuck` for every child, both checks on the
+ * start), here under the same names. */
+
+typedef struct {
+    int stock;
+    int len[MAX_COLS];
+    uint8_t col[MAX_COLS][MAX_ROWS];
+} columns;
+
+static void read_columns(const slide_space *sp, const uint8_t *s, columns *out) {
+    out->stock = s[0];
+    const uint8_t *r = s + 1 + sp->cols;
+    for (int c = 0; c < sp->cols; c++) {
+        out->len[c] = s[1 + c];
+        memcpy(out->col[c], r, (size_t)out->len[c]);
+        r += out->len[c];
+    }
+}
+
+static size_t write_columns(const slide_space *sp, const columns *in, uint8_t *s) {
+    s[0] = (uint8_t)in->stock;
+    uint8_t *r = s + 1 + sp->cols;
+    for (int c = 0; c < sp->cols; c++) {
+        s[1 + c] = (uint8_t)in->len[c];
+        memcpy(r, in->col[c], (size_t)in->len[c]);
+        r += in->len[c];
+    }
+    return (size_t)(r - s);
+}
+
+/* `_column_matching`: the most disjoint pairs among cards in these columns, at most one apart. */
+static int column_matching(const int *cols, int n) {
+    if (n < 2) return 0;
+    int rest[MAX_CELLS];
+    memcpy(rest, cols + 1, (size_t)(n - 1) * sizeof *rest);
+    int best = column_matching(rest, n - 1);
+    for (int i = 0; i < n - 1; i++) {
+        if (abs(cols[0] - cols[1 + i]) > 1) continue;
+        int k = 0;
+        for (int j = 0; j < n - 1; j++)
+            if (j != i) rest[k++] = cols[1 + j];
+        int m = 1 + column_matching(rest, n - 2);
+        if (m > best) best = m;
+    }
+    return best;
+}
+
+/* `_unmatched`: how many of a rank's cards (counted by column, 3 bits a column) no pairing
+ * by columns can match. */
+static int unmatched(uint32_t counts) {
+    int cols[MAX_CELLS], n = 0;
+    for (int c = 0; c < 8; c++)
+        for (uint32_t k = 0; k < (counts >> 3 * c & 7); k++) cols[n++] = c;
+    return n - 2 * column_matching(cols, n);
+}
+
+/* A route of `_routes`: a grid pair (kind 0) or a card allowed a stock partner (kind 1). */
+typedef struct {
+    int kind, ci, ri, cj, rj, reach;
+    uint32_t bit_i, above_i, bit_j, above_j, below;
+} route;
+
+enum { MAX_RANK_CARDS = 8, MAX_PAIRINGS = 256, MAX_ROUTES = 512 };
+
+typedef struct {
+    uint64_t together[MAX_PAIRINGS]; /* bit 8a + b: cards a < b paired */
+    uint32_t with_stock[MAX_PAIRINGS];
+    int n, overflow;
+} pairings;
+
+/* `_pairings`: every way a rank's grid cards (in these columns) may be paired off. */
+static void extend_pairings(const int *cols, const int *left, int nleft, int spare, uint64_t together, uint32_t with_stock,
+                            pairings *out) {
+    if (!nleft) {
+        if (spare % 2) return;
+        for (int k = 0; k < out->n; k++)
+            if (out->together[k] == together && out->with_stock[k] == with_stock) return;
+        if (out->n == MAX_PAIRINGS) {
+            out->overflow = 1;
+            return;
+        }
+        out->together[out->n] = together, out->with_stock[out->n] = with_stock, out->n++;
+        return;
+    }
+    int a = left[0], rest[MAX_RANK_CARDS];
+    if (spare) extend_pairings(cols, left + 1, nleft - 1, spare - 1, together, with_stock | 1u << a, out);
+    for (int k = 1; k < nleft; k++) {
+        int b = left[k];
+        if (abs(cols[a] - cols[b]) > 1) continue;
+        int m = 0;
+        for (int j = 1; j < nleft; j++)
+            if (j != k) rest[m++] = left[j];
+        extend_pairings(cols, rest, m, spare, together | 1ULL << (8 * a + b), with_stock, out);
+    }
+}
+
+/* One rank's routes, as `_routes` lists them: its grid pairs sorted, then its stock routes
+ * sorted; each pairing as a mask over those routes (pairs first). */
+typedef struct {
+    int first, npairs, nstock, npairings;
+    uint32_t pairing[MAX_PAIRINGS];
+} rank_routes;
+
+/* 1 when the rank can be paired off (its routes added to `all`), 0 when it cannot, -1 when
+ * the core cannot hold it. */
+static int find_routes(const int *cells_c, const int *cells_r, int n, int spare, int bottom, route *all, int *nall, rank_routes *out) {
+    if (n > MAX_RANK_CARDS) return -1;
+    pairings found;
+    found.n = 0, found.overflow = 0;
+    int left[MAX_RANK_CARDS];
+    for (int i = 0; i < n; i++) left[i] = i;
+    extend_pairings(cells_c, left, n, spare, 0, 0, &found);
+    if (found.overflow) return -1;
+    if (!found.n) return 0;
+    uint64_t any_together = 0;
+    uint32_t any_stock = 0;
+    for (int k = 0; k < found.n; k++) any_together |= found.together[k], any_stock |= found.with_stock[k];
+    int local_of_pair[64], local_of_stock[MAX_RANK_CARDS];
+    out->first = *nall, out->npairs = 0, out->nstock = 0, out->npairings = found.n;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            if (!(any_together >> (8 * a + b) & 1)) continue;
+            if (*nall == MAX_ROUTES) return -1;
+            route *rt = &all[(*nall)++];
+            rt->kind = 0, rt->ci = cells_c[a], rt->ri = cells_r[a], rt->cj = cells_c[b], rt->rj = cells_r[b];
+            rt->bit_i = 1u << rt->ri, rt->above_i = (1u << rt->ri) - 1, rt->bit_j = 1u << rt->rj, rt->above_j = (1u << rt->rj) - 1;
+            local_of_pair[8 * a + b] = out->npairs++;
+        }
+    for (int a = 0; a < n; a++) {
+        if (!(any_stock >> a & 1)) continue;
+        if (*nall == MAX_ROUTES) return -1;
+        route *rt = &all[(*nall)++];
+        int r = cells_r[a];
+        rt->kind = 1, rt->ci = cells_c[a], rt->ri = r, rt->bit_i = 1u << r;
+        rt->reach = r + 1 < bottom ? r + 1 : bottom;
+        rt->below = r < bottom ? ~((2u << r) - 1) : 0;
+        local_of_stock[a] = out->npairs + out->nstock++;
+    }
+    for (int k = 0; k < found.n; k++) {
+        uint32_t mask = 0;
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++)
+                if (found.together[k] >> (8 * a + b) & 1) mask |= 1u << local_of_pair[8 * a + b];
+            if (found.with_stock[k] >> a & 1) mask |= 1u << local_of_stock[a];
+        }
+        out->pairing[k] = mask;
+    }
+    return 1;
+}
+
+/* `_free_all`: whether `free` grows to every card, given these routes (indices into `all`,
+ * pairs and stock routes apart); `fired` (if given) marks the routes that freed a card. */
+static int free_all(const slide_space *sp, const uint32_t *full, const route *all, const int *pairs_in, int np, const int *stock_in,
+                    int ns, uint8_t *fired) {
+    int cols = sp->cols;
+    uint32_t free_[MAX_COLS] = {0};
+    int pairs[MAX_ROUTES], stock[MAX_ROUTES];
+    memcpy(pairs, pairs_in, (size_t)np * sizeof *pairs);
+    memcpy(stock, stock_in, (size_t)ns * sizeof *stock);
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        int still = 0;
+        for (int i = 0; i < ns; i++) {
+            const route *e = &all[stock[i]];
+            int c = e->ci;
+            if ((c > 0 && __builtin_popcount(full[c - 1] & ~free_[c - 1]) <= e->reach) ||
+                (c + 1 < cols && __builtin_popcount(full[c + 1] & ~free_[c + 1]) <= e->reach) ||
+                (e->below && !(full[c] & e->below & ~free_[c]))) {
+                free_[c] |= e->bit_i;
+                changed = 1;
+                if (fired) fired[stock[i]] = 1;
+            } else
+                stock[still++] = stock[i];
+        }
+        ns = still;
+        int waiting = 0;
+        for (int i = 0; i < np; i++) {
+            const route *e = &all[pairs[i]];
+            if ((free_[e->ci] & e->bit_i) && (free_[e->cj] & e->bit_j)) continue;
+            int can_touch;
+            if (e->ci == e->cj) {
+                uint32_t between = e->above_j ^ e->above_i ^ e->bit_i;
+                can_touch = (free_[e->ci] & between) == between;
+            } else
+                can_touch = e->ri - __builtin_popcount(free_[e->ci] & e->above_i) <= e->rj + 1 &&
+                            e->rj - __builtin_popcount(free_[e->cj] & e->above_j) <= e->ri + 1;
+            if (can_touch) {
+                free_[e->ci] |= e->bit_i, free_[e->cj] |= e->bit_j;
+                changed = 1;
+                if (fired) fired[pairs[i]] = 1;
+            } else
+                pairs[waiting++] = pairs[i];
+        }
+        np = waiting;
+    }
+    for (int c = 0; c < cols; c++)
+        if (free_[c] != full[c]) return 0;
+    return 1;
+}
+
+/* `_stuck`: whether some card on the grid can never be removed. 1 stuck, 0 not, -1 error.
+ * (The route lists are filled only as far as they are read, which gcc cannot follow.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+static int stuck(const slide_space *sp, const columns *in) {
+    const uint8_t *spare = sp->spares[in->stock];
+    int bottom = sp->rows - 1;
+    int order[14], norder = 0, seen[14] = {0};
+    int cells_c[14][MAX_RANK_CARDS], cells_r[14][MAX_RANK_CARDS], ncells[14] = {0};
+    for (int c = 0; c < sp->cols; c++)
+        for (int r = 0; r < in->len[c]; r++) {
+            int rank = in->col[c][r];
+            if (!seen[rank]) seen[rank] = 1, order[norder++] = rank;
+            if (ncells[rank] == MAX_RANK_CARDS) return -1;
+            cells_c[rank][ncells[rank]] = c, cells_r[rank][ncells[rank]] = r, ncells[rank]++;
+        }
+    route all[MAX_ROUTES];
+    int nall = 0;
+    rank_routes ranks[14];
+    int pairs[MAX_ROUTES], np = 0, stock[MAX_ROUTES], ns = 0;
+    for (int k = 0; k < norder; k++) {
+        int rank = order[k];
+        int found = find_routes(cells_c[rank], cells_r[rank], ncells[rank], spare[rank], bottom, all, &nall, &ranks[k]);
+        if (found < 0) return -1;
+        if (!found) return 1;
+        for (int i = 0; i < ranks[k].npairs; i++) pairs[np++] = ranks[k].first + i;
+        for (int i = 0; i < ranks[k].nstock; i++) stock[ns++] = ranks[k].first + ranks[k].npairs + i;
+    }
+    uint32_t full[MAX_COLS];
+    for (int c = 0; c < sp->cols; c++) full[c] = (1u << in->len[c]) - 1;
+    uint8_t fired[MAX_ROUTES] = {0};
+    if (!free_all(sp, full, all, pairs, np, stock, ns, fired)) return 1;
+    /* one pairing per rank */
+    for (int k = 0; k < norder; k++) {
+        const rank_routes *rr = &ranks[k];
+        if (rr->npairings < 2) continue;
+        uint32_t used = 0;
+        for (int i = 0; i < rr->npairs + rr->nstock; i++)
+            if (fired[rr->first + i]) used |= 1u << i;
+        int alone = 0;
+        for (int q = 0; q < rr->npairings && !alone; q++) alone = (used & ~rr->pairing[q]) == 0;
+        if (alone) continue; /* that pairing alone would fire the same routes */
+        int op[MAX_ROUTES], nop = 0, os[MAX_ROUTES], nos = 0;
+        for (int j = 0; j < norder; j++) {
+            if (j == k) continue;
+            for (int i = 0; i < ranks[j].npairs; i++) op[nop++] = ranks[j].first + i;
+            for (int i = 0; i < ranks[j].nstock; i++) os[nos++] = ranks[j].first + ranks[j].npairs + i;
+        }
+        int any = 0;
+        for (int q = 0; q < rr->npairings && !any; q++) {
+            int p2 = nop, s2 = nos;
+            for (int i = 0; i < rr->npairs; i++)
+                if (rr->pairing[q] >> i & 1) op[p2++] = rr->first + i;
+            for (int i = 0; i < rr->nstock; i++)
+                if (rr->pairing[q] >> (rr->npairs + i) & 1) os[s2++] = rr->first + rr->npairs + i;
+            any = free_all(sp, full, all, op, p2, os, s2, NULL);
+        }
+        if (!any) return 1;
+    }
+    return 0;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/* `_first_part`: once the stock is empty, only the first independent group of columns. */
+static void first_part(const slide_space *sp, uint8_t *ranks) {
+    int rows = sp->rows, cols = sp->cols;
+    uint32_t held[MAX_COLS] = {0};
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            if (ranks[r * cols + c]) held[c] |= 1u << ranks[r * cols + c];
+    int start = 0;
+    while (start < cols && !held[start]) start++;
+    int end = start + 1;
+    while (end < cols && (held[end - 1] & held[end])) end++;
+    if (end == cols && start == 0) return;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            if (c < start || c >= end) ranks[r * cols + c] = 0;
+}
+
+/* `_splits` with `_column_shift`: whether one pair can go first with the others still touching. */
+static int column_splits(const slide_space *sp, const removals *r, const phase *ph) {
+    int cols = sp->cols;
+    for (int x = 0; x < ph->count; x++) {
+        int first = sp->pool[ph->first + x], p = r->a[first], q = r->b[first];
+        int all_touch = 1;
+        for (int y = 0; y < ph->count && all_touch; y++) {
+            int m = sp->pool[ph->first + y];
+            int a = r->a[m], b = r->b[m];
+            if (m == first || a == b) continue;
+            int cells[2] = {a, b}, shifted[2];
+            for (int k = 0; k < 2; k++) {
+                int cell = cells[k], below = 0;
+                if (p % cols == cell % cols && p < cell) below++;
+                if (q != p && q % cols == cell % cols && q < cell) below++;
+                shifted[k] = cell - cols * below;
+            }
+            if (!sp->touching[shifted[0]][shifted[1]]) all_touch = 0;
+        }
+        if (all_touch) return 1;
+    }
+    return 0;
+}
+
+static int column_expand(space *base, const uint8_t *state, size_t len, children *out) {
+    slide_space *sp = (slide_space *)base;
+    if (sp->root_dead && len == sp->root_len && memcmp(state, sp->root, len) == 0) return 0;
+    columns in;
+    read_columns(sp, state, &in);
+    int rows = sp->rows, cols = sp->cols, cells = sp->cells;
+    uint8_t ranks[MAX_CELLS] = {0};
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            if (r < in.len[c]) ranks[r * cols + c] = in.col[c][r];
+    if (in.stock == sp->total) first_part(sp, ranks);
+    uint32_t where[14] = {0};
+    for (int c = 0; c < cols; c++)
+        for (int r = 0; r < in.len[c]; r++) where[in.col[c][r]] += 1u << 3 * c;
+    removals rm;
+    find_removals(sp, ranks, cells, &rm);
+    sp->nphases = 0, sp->npool = 0;
+    if (rm.n == 0) return 0;
+    if (matching_phases(sp, &rm, sp->strict) < 0) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return -1;
+    }
+    size_t at;
+    if (sort_phases(sp, &at) < 0) return -1;
+    for (size_t i = 0; i < at; i++) {
+        const phase *ph = &sp->sorted[i];
+        if (in.stock == sp->total && ph->count > 1 && !sp->strict && column_splits(sp, &rm, ph)) continue;
+        uint32_t gone[14] = {0}, came[14] = {0}, cut[MAX_COLS] = {0};
+        int heights[MAX_COLS];
+        for (int c = 0; c < cols; c++) heights[c] = in.len[c];
+        for (int m = 0; m < ph->count; m++) {
+            int move = sp->pool[ph->first + m], cell2[2] = {rm.a[move], rm.b[move]};
+            int rank = ranks[cell2[0]];
+            for (int k = 0; k < 2; k++) {
+                int c = cell2[k] % cols, row = cell2[k] / cols;
+                gone[rank] += 1u << 3 * c;
+                cut[c] |= 1u << row;
+                heights[c]--;
+            }
+        }
+        /* `_deal`: the stock fills the gaps row by row, left to right */
+        columns child;
+        int stock = in.stock;
+        for (int c = 0; c < cols; c++) {
+            child.len[c] = 0;
+            for (int r = 0; r < in.len[c]; r++)
+                if (!(cut[c] >> r & 1)) child.col[c][child.len[c]++] = in.col[c][r];
+        }
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c < cols; c++)
+                if (heights[c] == r && stock < sp->total) {
+                    int rank = sp->rank_list[stock++];
+                    child.col[c][child.len[c]++] = (uint8_t)rank;
+                    came[rank] += 1u << 3 * c;
+                    heights[c]++;
+                }
+        child.stock = stock;
+        const uint8_t *spare = sp->spares[stock];
+        int lost = 0;
+        for (int rank = 1; rank <= 13 && !lost; rank++) {
+            if (gone[rank]) lost = unmatched(where[rank] - gone[rank] + came[rank]) > spare[rank];
+            else if (came[rank]) lost = unmatched(where[rank] + came[rank]) > spare[rank];
+        }
+        if (lost) continue;
+        int dead = stuck(sp, &child);
+        if (dead < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "a Weddings position the compiled core cannot hold");
+            return -1;
+        }
+        if (dead) continue;
+        uint8_t bytes[1 + MAX_COLS + MAX_CELLS], step[1 + MAX_CELLS];
+        size_t blen = write_columns(sp, &child, bytes);
+        step[0] = (uint8_t)ph->count;
+        for (int m = 0; m < ph->count; m++) {
+            int move = sp->pool[ph->first + m];
+            step[1 + 2 * m] = rm.a[move], step[2 + 2 * m] = rm.b[move];
+        }
+        if (strings_add(&out->states, bytes, blen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int column_is_won(space *base, const uint8_t *state, size_t len) {
+    slide_space *sp = (slide_space *)base;
+    (void)len;
+    if (state[0] != sp->total) return 0;
+    for (int c = 0; c < sp->cols; c++)
+        if (state[1 + c]) return 0;
+    return 1;
 }
 
 static int slide_is_won(space *base, const uint8_t *state, size_t len) {
@@ -385,4 +809,22 @@ space *slide_space_new(int rows, int cols, int thirteens, int strict) {
         }
     }
     return &sp->base;
+}
+
+space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *root, size_t root_len, int root_dead) {
+    if (rows > MAX_ROWS || cols > MAX_COLS || total > MAX_CARDS || root_len > sizeof(((slide_space *)0)->root)) return NULL;
+    space *base = slide_space_new(rows, cols, 0, 0);
+    if (!base) return NULL;
+    slide_space *sp = (slide_space *)base;
+    base->expand = column_expand;
+    base->is_won = column_is_won;
+    sp->total = total;
+    memcpy(sp->rank_list, rank_list, (size_t)total);
+    for (int k = total - 1; k >= 0; k--) {
+        memcpy(sp->spares[k], sp->spares[k + 1], sizeof sp->spares[k]);
+        sp->spares[k][rank_list[k]]++;
+    }
+    memcpy(sp->root, root, root_len);
+    sp->root_len = root_len, sp->root_dead = root_dead;
+    return base;
 }

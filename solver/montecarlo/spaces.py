@@ -204,6 +204,17 @@ class ColumnSpace:
     def start(self) -> tuple[tuple[bytes, ...], int]:
         return self._start
 
+    def native(self) -> Callable[..., tuple] | None:
+        """The compiled core's search of this space (see core.py), when it was built. Its
+        state: the stock's place, the column heights, then each column's ranks from the top."""
+        core = compiled_core()
+        if core is None:
+            return None
+        columns, stock = self._start
+        state = bytes([stock, *map(len, columns)]) + b"".join(col.translate(self.to_ranks) for col in columns)
+        rules = self.rules
+        return partial(core.search_columns, state, bytes(self.rank_list), rules.rows, rules.cols, self.dead(columns, stock))
+
     def is_won(self, state: tuple[tuple[bytes, ...], int]) -> bool:
         return state[1] == self.total and not any(state[0])
 
