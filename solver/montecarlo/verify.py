@@ -51,7 +51,7 @@ def referee(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[Move])
         problem = problem_with(rules, table, move)
         if problem:
             return Verdict(False, number - 1, f"move {number} ({move_text(rules, move)}): {problem}")
-        table = apply(rules, table, move)
+        table = _applied(rules, table, move)
     left = table.cards_left()
     if left:
         return Verdict(False, len(moves), f"{_all_legal(len(moves))} but {_count(left, 'card')} {_remain(left)}")
@@ -71,6 +71,11 @@ def apply(rules: MonteCarloRules, table: Table, move: Move) -> Table:
     problem = problem_with(rules, table, move)
     if problem:
         raise IllegalMoveError(f"{move_text(rules, move)}: {problem}")
+    return _applied(rules, table, move)
+
+
+def _applied(rules: MonteCarloRules, table: Table, move: Move) -> Table:
+    """The position after `move`, already found legal."""
     if isinstance(move, Consolidate):
         return _consolidate(rules, table)
     cells = move.cells if isinstance(move, Pair) else (move.cell,)
