@@ -331,7 +331,7 @@ static int add_child(arnold_space *sp, children *out, const position *stuck_in, 
     } else
         return 0; /* stuck for good */
     step[2] = (uint8_t)nplays;
-    memcpy(step + 3, plays, 3 * (size_t)nplays);
+    if (nplays) memcpy(step + 3, plays, 3 * (size_t)nplays);
     size_t len = write_state(&stuck, state);
     if (strings_add(&out->states, state, len) < 0 || strings_add(&out->steps, step, 3 + 3 * (size_t)nplays) < 0) return -1;
     return 0;
@@ -370,7 +370,7 @@ static int arnold_expand(space *base, const uint8_t *state, size_t len, children
         const uint8_t *pl = strings_at(&sp->todo_plays, n, &plen);
         read_state(s, &pos);
         nplays = (int)(plen / 3);
-        memcpy(plays, pl, plen);
+        if (plen) memcpy(plays, pl, plen);
         sp->todo_states.count--, sp->todo_states.used = n ? sp->todo_states.ends[n - 1] : 0;
         sp->todo_plays.count--, sp->todo_plays.used = n ? sp->todo_plays.ends[n - 1] : 0;
         if (!first) nopt = play_safe(sp, &pos, plays, &nplays, options);

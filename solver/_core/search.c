@@ -23,7 +23,7 @@ int strings_add(strings *s, const uint8_t *data, size_t len) {
         if (!ends) return -1;
         s->ends = ends, s->cap_count = cap;
     }
-    memcpy(s->bytes + s->used, data, len);
+    if (len) memcpy(s->bytes + s->used, data, len);
     s->used += len;
     s->ends[s->count++] = s->used;
     return 0;
