@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
+import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -192,3 +195,59 @@ def test_arnolds_published_verdicts_for_a_sample() -> None:
         assert published is not None, number
         out = solve(arnold_position(number), Limits())
         assert out.verdict == published, number
+
+
+def long_search() -> SequenceSpace:
+    """A deal whose one-pass compiled search takes a few tenths of a second (2 decks, game 22:
+    about 230,000 states)."""
+    rules = RULE_SETS["2decks"]
+    return SequenceSpace(Table(rules, tuple(numbered_deal(GameNumber.parse("22"), 2))))
+
+
+ONE_PASS = Limits(first_pass=None, max_states=None)
+
+
+@needs_core
+def test_ctrl_c_stops_the_compiled_search_and_the_next_search_is_whole() -> None:
+    space = long_search()
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.01)
+        with pytest.raises(KeyboardInterrupt):
+            solve(space, ONE_PASS)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    again = solve(space, ONE_PASS)
+    assert (again.verdict, again.states) == (solve(space, ONE_PASS, compiled=False).verdict, solve(space, ONE_PASS).states)
+
+
+@needs_core
+def test_the_compiled_search_lets_other_threads_run() -> None:
+    """With a switch interval far longer than the test, the main thread can wake from its
+    short waits only when the searching thread lets go of the GIL, which the core does
+    while it searches (taking it back for a moment every 64 states)."""
+    space = long_search()
+    done = threading.Event()
+    found: list = []
+
+    def search() -> None:
+        found.append(solve(space, ONE_PASS))
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
+    try:
+        worker = threading.Thread(target=search)
+        worker.start()
+        turns = 0
+        while not done.wait(0.001):
+            turns += 1
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert found[0].verdict == "won" and turns >= 10, turns

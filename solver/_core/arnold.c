@@ -354,7 +354,7 @@ static int arnold_expand(space *base, const uint8_t *state, size_t len, children
     uint8_t plays[3 * DECK], options[2 * PILES][2];
     int nplays = 0;
     int nopt = play_safe(sp, &pos, plays, &nplays, options);
-    if (!nopt) return add_child(sp, out, &pos, plays, nplays) < 0 ? (PyErr_NoMemory(), -1) : 0;
+    if (!nopt) return add_child(sp, out, &pos, plays, nplays);
     /* `settle`: every distinct stuck position the plays can reach, first reached first */
     keyset_clear(&sp->seen);
     keyset_clear(&sp->found);
@@ -407,7 +407,6 @@ static int arnold_expand(space *base, const uint8_t *state, size_t len, children
     }
     return 0;
 no_memory:
-    PyErr_NoMemory();
     return -1;
 }
 

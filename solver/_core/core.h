@@ -40,8 +40,11 @@ typedef struct {
 
 typedef struct space space;
 struct space {
-    /* Fill `out` (already cleared) with the children of `state`; -1 with a Python error set. */
+    /* Fill `out` (already cleared) with the children of `state`; -1 when it cannot, with
+     * `failure` saying why (left NULL: memory ran out). It runs without the GIL, so it
+     * touches no Python object. */
     int (*expand)(space *sp, const uint8_t *state, size_t len, children *out);
+    const char *failure;
     int (*is_won)(space *sp, const uint8_t *state, size_t len);
     /* The Python space's step object for this step; NULL with a Python error set. */
     PyObject *(*step_object)(space *sp, const uint8_t *step, size_t len);
@@ -66,7 +69,8 @@ typedef struct {
     PyObject *steps; /* a list, the winning line's steps */
 } result;
 
-/* Search `sp` from `root`. 0, or -1 with a Python error set (memory, Ctrl-C). */
+/* Search `sp` from `root`. 0, or -1 with a Python error set (memory, Ctrl-C, a position
+ * the space cannot hold). Called with the GIL; releases it while it searches. */
 int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out);
 
 /* Monte Carlo rule sets that slide the grid closed (wedlock/montecarlo/spaces.py's

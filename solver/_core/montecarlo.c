@@ -227,7 +227,7 @@ static int matching_phases(slide_space *sp, const removals *r, int maximal_only)
         uint8_t chosen[MAX_CELLS / 2];
         walk_matchings(r, r->group_first[g], r->group_count[g], 0, 0, chosen, 0, &all);
         if (all.overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "too many matchings of one rank for the compiled core");
+            sp->base.failure = "too many matchings of one rank for the compiled core";
             rc = -1;
             goto done;
         }
@@ -291,10 +291,7 @@ int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_le
 static int sort_phases(slide_space *sp, size_t *count) {
     if (sp->nphases > sp->cap_sorted) {
         phase *p = PyMem_RawRealloc(sp->sorted, sp->nphases * sizeof *p);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        if (!p) return -1;
         sp->sorted = p, sp->cap_sorted = sp->nphases;
     }
     size_t at = sp->nphases;
@@ -323,10 +320,7 @@ static int slide_expand(space *base, const uint8_t *state, size_t len, children 
     find_removals(sp, ranks, on_grid, &r);
     sp->nphases = 0, sp->npool = 0;
     if (r.n == 0) return 0;
-    if ((sp->strict ? matching_phases(sp, &r, 1) : unsplittable_phases(sp, &r)) < 0) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return -1;
-    }
+    if ((sp->strict ? matching_phases(sp, &r, 1) : unsplittable_phases(sp, &r)) < 0) return -1;
     size_t at;
     if (sort_phases(sp, &at) < 0) return -1;
     for (size_t i = 0; i < at; i++) {
@@ -342,10 +336,7 @@ static int slide_expand(space *base, const uint8_t *state, size_t len, children 
             int move = sp->pool[ph->first + m];
             step[1 + 2 * m] = r.a[move], step[2 + 2 * m] = r.b[move];
         }
-        if (strings_add(&out->states, packed, plen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        if (strings_add(&out->states, packed, plen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) return -1;
     }
     return 0;
 }
@@ -681,10 +672,7 @@ static int column_expand(space *base, const uint8_t *state, size_t len, children
     find_removals(sp, ranks, cells, &rm);
     sp->nphases = 0, sp->npool = 0;
     if (rm.n == 0) return 0;
-    if (matching_phases(sp, &rm, sp->strict) < 0) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return -1;
-    }
+    if (matching_phases(sp, &rm, sp->strict) < 0) return -1;
     size_t at;
     if (sort_phases(sp, &at) < 0) return -1;
     for (size_t i = 0; i < at; i++) {
@@ -729,7 +717,7 @@ static int column_expand(space *base, const uint8_t *state, size_t len, children
         if (lost) continue;
         int dead = stuck(sp, &child);
         if (dead < 0) {
-            PyErr_SetString(PyExc_RuntimeError, "a Weddings position the compiled core cannot hold");
+            sp->base.failure = "a Weddings position the compiled core cannot hold";
             return -1;
         }
         if (dead) continue;
@@ -740,10 +728,7 @@ static int column_expand(space *base, const uint8_t *state, size_t len, children
             int move = sp->pool[ph->first + m];
             step[1 + 2 * m] = rm.a[move], step[2 + 2 * m] = rm.b[move];
         }
-        if (strings_add(&out->states, bytes, blen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        if (strings_add(&out->states, bytes, blen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) return -1;
     }
     return 0;
 }

@@ -210,9 +210,13 @@ typedef struct {
     double started;
     frame *frames;
     size_t depth_cap;
+    PyThreadState *released; /* the GIL is let go while the search runs */
+    int failed; /* after PASS_ERROR: what went wrong */
+    size_t won_depth, won_last; /* after PASS_WON: the frame and child that won */
 } search;
 
 enum { PASS_WON, PASS_LOST, PASS_CUT, PASS_STOP, PASS_ERROR };
+enum { FAILED_MEMORY = 1, FAILED_EXPAND, FAILED_SIGNAL };
 
 static double now(void) {
     struct timespec ts;
@@ -275,7 +279,7 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
     entry *e = table_find(&s->seen, root, root_len);
     if (!e) goto no_memory;
     e->pass = pass_id;
-    if (expand(s, 0, root, root_len, shuffle) < 0) return PASS_ERROR;
+    if (expand(s, 0, root, root_len, shuffle) < 0) goto cannot_expand;
     size_t depth = 0; /* the path holds depth + 1 states */
     for (;;) {
         frame *f = &s->frames[depth];
@@ -290,7 +294,8 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
             if (s->sp->is_won(s->sp, child, len)) {
                 s->open = (long long)depth + 1;
                 out->verdict = VERDICT_WON;
-                return won_line(s, depth, i, out) < 0 ? PASS_ERROR : PASS_WON;
+                s->won_depth = depth, s->won_last = i;
+                return PASS_WON;
             }
             if (lim->node_limit >= 0 && s->nodes > lim->node_limit) {
                 out->limit = "node_limit";
@@ -305,7 +310,14 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
                     out->limit = "time_limit";
                     goto stop;
                 }
-                if (PyErr_CheckSignals() < 0) return PASS_ERROR;
+                /* Ctrl-C: Python's signal handlers run with the GIL, taken back for a moment */
+                PyEval_RestoreThread(s->released);
+                int signalled = PyErr_CheckSignals() < 0;
+                s->released = PyEval_SaveThread();
+                if (signalled) {
+                    s->failed = FAILED_SIGNAL;
+                    return PASS_ERROR;
+                }
             }
             if (pass_cap >= 0 && s->nodes > pass_cap) {
                 s->open = (long long)depth + 1;
@@ -315,7 +327,7 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
             seen_count++;
             f->chosen = i;
             /* the child's bytes live in this frame, which the next expansion does not touch */
-            if (expand(s, depth + 1, child, len, shuffle) < 0) return PASS_ERROR;
+            if (expand(s, depth + 1, child, len, shuffle) < 0) goto cannot_expand;
             depth++;
             pushed = 1;
             break;
@@ -338,7 +350,10 @@ stop:
     s->open = (long long)depth + 1;
     return PASS_STOP;
 no_memory:
-    PyErr_NoMemory();
+    s->failed = FAILED_MEMORY;
+    return PASS_ERROR;
+cannot_expand:
+    s->failed = FAILED_EXPAND;
     return PASS_ERROR;
 }
 
@@ -359,6 +374,7 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
     long long budget = sp->acyclic ? lim->first_pass : -1;
     twister shuffle, *shuffling = NULL;
     int code, rc = 0;
+    s.released = PyEval_SaveThread();
     for (uint32_t pass_id = 1;; pass_id++) {
         code = pass(&s, root, root_len, budget, shuffling, pass_id, out);
         if (code != PASS_CUT) break;
@@ -366,13 +382,21 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
         shuffling = &shuffle;
         budget *= 2;
     }
-    if (code == PASS_ERROR) rc = -1;
+    PyEval_RestoreThread(s.released);
+    if (code == PASS_ERROR) {
+        rc = -1;
+        if (s.failed == FAILED_EXPAND && sp->failure) PyErr_SetString(PyExc_RuntimeError, sp->failure);
+        else if (s.failed != FAILED_SIGNAL) PyErr_NoMemory();
+    } else if (code == PASS_WON && won_line(&s, s.won_depth, s.won_last, out) < 0)
+        rc = -1;
     else if (code == PASS_LOST) out->verdict = VERDICT_LOST;
     else if (code == PASS_STOP) out->verdict = VERDICT_UNKNOWN;
     out->states = s.closed + s.open;
     out->nodes = s.nodes;
-    if (code != PASS_WON && !out->steps) out->steps = PyList_New(0);
-    if (!out->steps) rc = -1;
+    if (rc == 0 && !out->steps) {
+        out->steps = PyList_New(0);
+        if (!out->steps) rc = -1;
+    }
     for (size_t d = 0; d < s.depth_cap; d++) {
         strings_free(&s.frames[d].kids.states);
         strings_free(&s.frames[d].kids.steps);
