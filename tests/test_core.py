@@ -251,3 +251,46 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert found[0].verdict == "won" and turns >= 10, turns
+
+
+# --- what the core refuses --------------------------------------------------------------
+
+LIMIT_ARGS = {"node_limit": 2000, "time_limit": 1.0, "max_states": 2000, "first_pass": 64}
+
+
+def refused_or_answered(call) -> None:
+    """A call into the core either refuses its input with ValueError or answers; it never
+    crashes the process (which would fail the test run)."""
+    try:
+        verdict, steps, states, nodes, limit = call()
+    except ValueError:
+        return
+    assert verdict in ("won", "lost", "unknown") and isinstance(steps, list) and states >= 0 and nodes >= 0
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(ranks=st.binary(max_size=120), rows=st.integers(-1, 9), cols=st.integers(-1, 9), flags=st.tuples(st.booleans(), st.booleans()))
+def test_the_core_refuses_what_no_sliding_deal_looks_like(ranks: bytes, rows: int, cols: int, flags: tuple[bool, bool]) -> None:
+    refused_or_answered(lambda: core._core.search_slide(ranks, rows, cols, *flags, **LIMIT_ARGS))
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(state=st.binary(max_size=40), deal=st.binary(min_size=1, max_size=60), rows=st.integers(0, 9), cols=st.integers(0, 9))
+def test_the_core_refuses_what_no_weddings_position_looks_like(state: bytes, deal: bytes, rows: int, cols: int) -> None:
+    refused_or_answered(lambda: core._core.search_columns(state, deal, rows, cols, False, **LIMIT_ARGS))
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(number=st.integers(1, 10**6), data=st.data())
+def test_the_core_refuses_what_no_arnold_position_looks_like(number: int, data: st.DataObject) -> None:
+    """Arguments of a real deal and position, with one of them replaced by junk."""
+    space = arnold_position(number)
+    call = space.native()
+    assert call is not None
+    args = list(call.args)
+    k = data.draw(st.sampled_from([0, 1, 2, 3, 4, 5]))
+    args[k] = data.draw(st.binary(max_size=140) if k < 4 else st.integers(-3, 10))
+    refused_or_answered(lambda: call.func(*args, **LIMIT_ARGS))

@@ -452,6 +452,40 @@ static void arnold_release(space *base) {
     PyMem_RawFree(sp);
 }
 
+int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, const uint8_t *state, size_t len) {
+    int copies[52] = {0};
+    for (int i = 0; i < DECK; i++)
+        if (codes[i] >= 52 || ++copies[codes[i]] > 2) return 0;
+    for (int i = 0; i < FOUNDATIONS * FOUNDATION_CARDS; i++)
+        if (takes[i] >= 52) return 0;
+    for (int i = 0; i < 2 * 52; i++)
+        if (homes[i] >= FOUNDATIONS) return 0;
+    if (up < 0 || up >= FOUNDATIONS || down < 0 || down >= FOUNDATIONS) return 0;
+    /* each card is taken by both its foundations, and each diamond by both diamond ones */
+    for (int code = 0; code < 52; code++)
+        for (int h = 0; h < 3; h++) {
+            int f = h < 2 ? homes[2 * code + h] : -1, found = 0;
+            if (h == 2) {
+                if (code / 13 != DIAMONDS) continue;
+                for (int k = 0; k < FOUNDATION_CARDS; k++) found |= takes[FOUNDATION_CARDS * up + k] == code;
+                if (!found) return 0;
+                f = down, found = 0;
+            }
+            for (int k = 0; k < FOUNDATION_CARDS; k++) found |= takes[FOUNDATION_CARDS * f + k] == code;
+            if (!found) return 0;
+        }
+    if (len < HEADER || len > MAX_STATE || state[0] > DECK || state[1] > ROUNDS) return 0;
+    for (int f = 0; f < FOUNDATIONS; f++)
+        if (state[2 + f] > FOUNDATION_CARDS) return 0;
+    size_t cards = 0;
+    for (int p = 0; p < PILES; p++) cards += state[2 + FOUNDATIONS + p];
+    /* the piles and what the stock still deals fit in one pile each */
+    if (len != HEADER + cards || cards + (DECK - state[0]) > DECK) return 0;
+    for (size_t i = HEADER; i < len; i++)
+        if (state[i] >= 52) return 0;
+    return 1;
+}
+
 space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
                         PyObject *redeal_class) {
     arnold_space *sp = PyMem_RawCalloc(1, sizeof *sp);

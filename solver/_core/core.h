@@ -84,6 +84,7 @@ space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total,
 /* Matrimony under Arnold's rules (wedlock/matrimony/arnold_space.py's ArnoldSpace): the
  * deal's 104 card codes, each foundation's 13 codes in order, each code's two foundations,
  * the diamond foundations building up and down, and the Python objects a step holds. */
+int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, const uint8_t *state, size_t len);
 space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
                         PyObject *redeal_class);
 

@@ -45,7 +45,7 @@ static PyObject *search_slide(PyObject *self, PyObject *args, PyObject *kwargs) 
     size_t root_len;
     if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto fail;
     if (slide_state(ranks.buf, (size_t)ranks.len, root, &root_len) < 0) {
-        PyErr_SetString(PyExc_ValueError, "ranks: at most 104 cards, each of rank 1 to 13");
+        PyErr_SetString(PyExc_ValueError, "ranks: at most 104 cards, each of rank 1 to 13, eight of a rank at most");
         goto fail;
     }
     space *sp = slide_space_new(rows, cols, thirteens, strict);
@@ -74,7 +74,7 @@ static PyObject *search_columns(PyObject *self, PyObject *args, PyObject *kwargs
     if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
     space *sp = column_space_new(rows, cols, rank_list.buf, (int)rank_list.len, state.buf, (size_t)state.len, dead);
     if (!sp) {
-        PyErr_SetString(PyExc_ValueError, "a grid the compiled core cannot hold");
+        PyErr_SetString(PyExc_ValueError, "not a Weddings deal and position the compiled core can read");
         goto done;
     }
     out = run(sp, state.buf, (size_t)state.len, &lim);
@@ -96,7 +96,8 @@ static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *out = NULL;
     limits lim;
     if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
-    if (codes.len != 104 || takes.len != 8 * 13 || homes.len != 2 * 52 || state.len < 26 || state.len > 26 + 104) {
+    if (codes.len != 104 || takes.len != 8 * 13 || homes.len != 2 * 52 ||
+        !arnold_readable(codes.buf, takes.buf, homes.buf, up, down, state.buf, (size_t)state.len)) {
         PyErr_SetString(PyExc_ValueError, "not a Matrimony deal and position the compiled core can read");
         goto done;
     }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 enum { MAX_CELLS = 32, MAX_CARDS = 104, MAX_MOVES = 128, MAX_GROUPS = 64, MAX_COLS = 8, MAX_ROWS = 8 };
+enum { MAX_GRID = 25 }; /* cells: so that a grid's removals stay under MAX_MOVES */
 
 typedef struct {
     uint64_t w[2];
@@ -278,8 +279,9 @@ int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_le
     if (count > MAX_CARDS) return -1;
     out[0] = (uint8_t)count;
     memset(out + 1, 0, (count + 1) / 2);
+    int copies[14] = {0};
     for (size_t i = 0; i < count; i++) {
-        if (ranks[i] < 1 || ranks[i] > 13) return -1;
+        if (ranks[i] < 1 || ranks[i] > 13 || ++copies[ranks[i]] > 8) return -1; /* two decks at most */
         out[1 + i / 2] |= (uint8_t)(i & 1 ? ranks[i] << 4 : ranks[i]);
     }
     *out_len = 1 + (count + 1) / 2;
@@ -771,7 +773,7 @@ static void slide_release(space *base) {
 }
 
 space *slide_space_new(int rows, int cols, int thirteens, int strict) {
-    if (rows < 1 || cols < 2 || rows * cols > MAX_CELLS - 1) return NULL;
+    if (rows < 1 || cols < 2 || rows * cols > MAX_GRID) return NULL;
     slide_space *sp = PyMem_RawCalloc(1, sizeof *sp);
     if (!sp) return NULL;
     sp->base.expand = slide_expand;
@@ -796,8 +798,27 @@ space *slide_space_new(int rows, int cols, int thirteens, int strict) {
     return &sp->base;
 }
 
+/* Whether a Weddings deal and state are ones the space can read: one deck's ranks at most,
+ * columns of at most 7 cards (3 bits a column count them), heights that add up. */
+static int columns_readable(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *state, size_t len) {
+    if (rows < 1 || rows > 7 || cols < 2 || cols > MAX_COLS || rows * cols > MAX_GRID || total < 1 || total > MAX_CARDS) return 0;
+    int copies[14] = {0};
+    for (int k = 0; k < total; k++)
+        if (rank_list[k] < 1 || rank_list[k] > 13 || ++copies[rank_list[k]] > 4) return 0;
+    if (len < 1 + (size_t)cols || state[0] > total) return 0;
+    size_t cards = 0;
+    for (int c = 0; c < cols; c++) {
+        if (state[1 + c] > rows) return 0;
+        cards += state[1 + c];
+    }
+    if (len != 1 + (size_t)cols + cards) return 0;
+    for (size_t i = 1 + (size_t)cols; i < len; i++)
+        if (state[i] < 1 || state[i] > 13) return 0;
+    return 1;
+}
+
 space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *root, size_t root_len, int root_dead) {
-    if (rows > MAX_ROWS || cols > MAX_COLS || total > MAX_CARDS || root_len > sizeof(((slide_space *)0)->root)) return NULL;
+    if (!columns_readable(rows, cols, rank_list, total, root, root_len) || root_len > sizeof(((slide_space *)0)->root)) return NULL;
     space *base = slide_space_new(rows, cols, 0, 0);
     if (!base) return NULL;
     slide_space *sp = (slide_space *)base;
