@@ -452,6 +452,12 @@ static void arnold_release(space *base) {
     PyMem_RawFree(sp);
 }
 
+static int takes_card(const uint8_t *takes, int f, int code) {
+    for (int k = 0; k < FOUNDATION_CARDS; k++)
+        if (takes[FOUNDATION_CARDS * f + k] == code) return 1;
+    return 0;
+}
+
 int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, const uint8_t *state, size_t len) {
     int copies[52] = {0};
     for (int i = 0; i < DECK; i++)
@@ -462,18 +468,10 @@ int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *h
         if (homes[i] >= FOUNDATIONS) return 0;
     if (up < 0 || up >= FOUNDATIONS || down < 0 || down >= FOUNDATIONS) return 0;
     /* each card is taken by both its foundations, and each diamond by both diamond ones */
-    for (int code = 0; code < 52; code++)
-        for (int h = 0; h < 3; h++) {
-            int f = h < 2 ? homes[2 * code + h] : -1, found = 0;
-            if (h == 2) {
-                if (code / 13 != DIAMONDS) continue;
-                for (int k = 0; k < FOUNDATION_CARDS; k++) found |= takes[FOUNDATION_CARDS * up + k] == code;
-                if (!found) return 0;
-                f = down, found = 0;
-            }
-            for (int k = 0; k < FOUNDATION_CARDS; k++) found |= takes[FOUNDATION_CARDS * f + k] == code;
-            if (!found) return 0;
-        }
+    for (int code = 0; code < 52; code++) {
+        if (!takes_card(takes, homes[2 * code], code) || !takes_card(takes, homes[2 * code + 1], code)) return 0;
+        if (code / 13 == DIAMONDS && (!takes_card(takes, up, code) || !takes_card(takes, down, code))) return 0;
+    }
     if (len < HEADER || len > MAX_STATE || state[0] > DECK || state[1] > ROUNDS) return 0;
     for (int f = 0; f < FOUNDATIONS; f++)
         if (state[2 + f] > FOUNDATION_CARDS) return 0;

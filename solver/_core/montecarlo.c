@@ -43,6 +43,7 @@ typedef struct {
     size_t npool, cap_pool;
     phase *sorted;
     size_t cap_sorted;
+    struct matchings *options; /* `matching_phases`: each group's matchings, made on first use */
     /* Weddings only (`column_space_new`) */
     int total;
     uint8_t rank_list[MAX_CARDS];
@@ -188,7 +189,7 @@ static int unsplittable_phases(slide_space *sp, const removals *r) {
 
 enum { MAX_MATCHINGS = 64 }; /* a rank's four cards have at most 10 */
 
-typedef struct {
+typedef struct matchings {
     uint32_t used[MAX_MATCHINGS];
     uint8_t chosen[MAX_MATCHINGS][MAX_CELLS / 2];
     int size[MAX_MATCHINGS];
@@ -219,30 +220,29 @@ static void walk_matchings(const removals *r, int first, int count, int i, uint3
 static int matching_phases(slide_space *sp, const removals *r, int maximal_only) {
     int ng = r->ngroups;
     if (!ng) return 0;
-    matchings *options = PyMem_RawMalloc((size_t)ng * sizeof *options);
-    if (!options) return -1;
-    int rc = 0;
+    if (!sp->options && !(sp->options = PyMem_RawMalloc(MAX_GROUPS * sizeof *sp->options))) return -1;
+    matchings *options = sp->options;
     for (int g = 0; g < ng; g++) {
-        matchings all;
-        all.n = 0, all.overflow = 0;
+        matchings *o = &options[g];
+        o->n = 0, o->overflow = 0;
         uint8_t chosen[MAX_CELLS / 2];
-        walk_matchings(r, r->group_first[g], r->group_count[g], 0, 0, chosen, 0, &all);
-        if (all.overflow) {
+        walk_matchings(r, r->group_first[g], r->group_count[g], 0, 0, chosen, 0, o);
+        if (o->overflow) {
             sp->base.failure = "too many matchings of one rank for the compiled core";
-            rc = -1;
-            goto done;
+            return -1;
         }
-        options[g].n = 0;
-        for (int k = 0; k < all.n; k++) {
+        int kept = 0;
+        for (int k = 0; k < o->n; k++) {
             int maximal = 1;
             for (int e = 0; maximal_only && e < r->group_count[g]; e++)
-                if (!(all.used[k] & pair_mask(r, r->group_first[g] + e))) maximal = 0;
+                if (!(o->used[k] & pair_mask(r, r->group_first[g] + e))) maximal = 0;
             if (!maximal) continue;
-            int j = options[g].n++;
-            options[g].used[j] = all.used[k], options[g].size[j] = all.size[k];
-            memcpy(options[g].chosen[j], all.chosen[k], (size_t)all.size[k]);
+            o->used[kept] = o->used[k], o->size[kept] = o->size[k];
+            memmove(o->chosen[kept], o->chosen[k], (size_t)o->size[k]);
+            kept++;
         }
-        if (!options[g].n) goto done; /* cannot happen: a group has at least one edge */
+        o->n = kept;
+        if (!kept) return 0; /* cannot happen: a group has at least one edge */
     }
     int pick[MAX_GROUPS] = {0};
     for (;;) {
@@ -254,17 +254,11 @@ static int matching_phases(slide_space *sp, const removals *r, int maximal_only)
             memcpy(moves + n, options[g].chosen[pick[g]], (size_t)options[g].size[pick[g]]);
             n += options[g].size[pick[g]];
         }
-        if (mask && add_phase(sp, mask, moves, n) < 0) {
-            rc = -1;
-            break;
-        }
+        if (mask && add_phase(sp, mask, moves, n) < 0) return -1;
         int g = ng - 1; /* itertools.product: the last group turns fastest */
         while (g >= 0 && ++pick[g] == options[g].n) pick[g--] = 0;
-        if (g < 0) break;
+        if (g < 0) return 0;
     }
-done:
-    PyMem_RawFree(options);
-    return rc;
 }
 
 /* ---- the space ---- */
@@ -311,6 +305,18 @@ static int sort_phases(slide_space *sp, size_t *count) {
     return 0;
 }
 
+/* A child of a phase: its state and, as the Python space gives it, the phase's cell pairs. */
+static int add_child(const slide_space *sp, const removals *r, const phase *ph, const uint8_t *state, size_t len, children *out) {
+    uint8_t step[1 + MAX_CELLS];
+    step[0] = (uint8_t)ph->count;
+    for (int m = 0; m < ph->count; m++) {
+        int move = sp->pool[ph->first + m];
+        step[1 + 2 * m] = r->a[move], step[2 + 2 * m] = r->b[move];
+    }
+    if (strings_add(&out->states, state, len) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) return -1;
+    return 0;
+}
+
 static int slide_expand(space *base, const uint8_t *state, size_t len, children *out) {
     (void)len;
     slide_space *sp = (slide_space *)base;
@@ -327,18 +333,13 @@ static int slide_expand(space *base, const uint8_t *state, size_t len, children 
     if (sort_phases(sp, &at) < 0) return -1;
     for (size_t i = 0; i < at; i++) {
         const phase *ph = &sp->sorted[i];
-        uint8_t left[MAX_CARDS], packed[1 + MAX_CARDS / 2], step[1 + MAX_CELLS];
+        uint8_t left[MAX_CARDS], packed[1 + MAX_CARDS / 2];
         int k = 0;
         for (int c = 0; c < n; c++)
             if (c >= 32 || !(ph->mask >> c & 1)) left[k++] = ranks[c];
         size_t plen;
         slide_state(left, (size_t)k, packed, &plen);
-        step[0] = (uint8_t)ph->count;
-        for (int m = 0; m < ph->count; m++) {
-            int move = sp->pool[ph->first + m];
-            step[1 + 2 * m] = r.a[move], step[2 + 2 * m] = r.b[move];
-        }
-        if (strings_add(&out->states, packed, plen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) return -1;
+        if (add_child(sp, &r, ph, packed, plen, out) < 0) return -1;
     }
     return 0;
 }
@@ -723,14 +724,8 @@ static int column_expand(space *base, const uint8_t *state, size_t len, children
             return -1;
         }
         if (dead) continue;
-        uint8_t bytes[1 + MAX_COLS + MAX_CELLS], step[1 + MAX_CELLS];
-        size_t blen = write_columns(sp, &child, bytes);
-        step[0] = (uint8_t)ph->count;
-        for (int m = 0; m < ph->count; m++) {
-            int move = sp->pool[ph->first + m];
-            step[1 + 2 * m] = rm.a[move], step[2 + 2 * m] = rm.b[move];
-        }
-        if (strings_add(&out->states, bytes, blen) < 0 || strings_add(&out->steps, step, 1 + 2 * (size_t)ph->count) < 0) return -1;
+        uint8_t bytes[1 + MAX_COLS + MAX_CELLS];
+        if (add_child(sp, &rm, ph, bytes, write_columns(sp, &child, bytes), out) < 0) return -1;
     }
     return 0;
 }
@@ -769,6 +764,7 @@ static void slide_release(space *base) {
     PyMem_RawFree(sp->phases);
     PyMem_RawFree(sp->pool);
     PyMem_RawFree(sp->sorted);
+    PyMem_RawFree(sp->options);
     PyMem_RawFree(sp);
 }
 
