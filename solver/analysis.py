@@ -26,13 +26,11 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import inf, lcm
 from typing import Any, Protocol
-
-import networkx as nx
 
 Moves = tuple  # the primitive moves a player makes for one choice (usually one move)
 
@@ -156,9 +154,7 @@ def walk_phase(play: Play, start: Any) -> dict[Hashable, tuple[Any, Exit]]:
                 paths[k] += n
                 random[k] += share_r
                 greedy[k] += rg
-    return {
-        key: (pos, Exit(n, Fraction(r, scale), Fraction(g, scale), line)) for key, (pos, (n, r, g, line)) in exits.items()
-    }
+    return {key: (pos, Exit(n, Fraction(r, scale), Fraction(g, scale), line)) for key, (pos, (n, r, g, line)) in exits.items()}
 
 
 def _phase(play: Play, start: Any) -> _Phase:
@@ -203,67 +199,169 @@ def _phase(play: Play, start: Any) -> _Phase:
     return _Phase(at, steps, order)
 
 
-@dataclass
 class StateGraph:
-    """The explored graph: networkx for exports, plain lists for the figures."""
+    """The explored graph in plain lists, as the pure-Python path builds it: for node v
+    (numbered in the order found, the start 0) its key, its position, whether it is won or
+    left unexplored (`frontier`, only when the graph was cut), and its out-edges in the
+    order found, each with its Exit. `NativeGraph` offers the same over the compiled
+    core's arrays."""
 
-    graph: nx.DiGraph
-    start: int
-    won: list[bool]
-    frontier: list[bool]  # reached but not explored (only when the graph was cut)
-    keys: list[Hashable]
-    positions: list[Any]
+    start = 0
+
+    def __init__(self) -> None:
+        self.keys: list[Hashable] = []
+        self.positions: list[Any] = []
+        self.won: list[bool] = []
+        self.frontier: list[bool] = []
+        self.out: list[list[tuple[int, Exit]]] = []
+        self._ids: dict[Hashable, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
     @property
     def complete(self) -> bool:
         return not any(self.frontier)
 
+    def edge_count(self) -> int:
+        return sum(map(len, self.out))
 
-def build(play: Play, max_states: int | None = None, deadline: float | None = None) -> StateGraph:
+    def index(self, key: Hashable) -> int | None:
+        return self._ids.get(key)
+
+    def key(self, v: int) -> Hashable:
+        return self.keys[v]
+
+    def position(self, v: int) -> Any:
+        return self.positions[v]
+
+    def add(self, key: Hashable, pos: Any, won: bool, frontier: bool) -> int:
+        v = self._ids[key] = len(self.keys)
+        self.keys.append(key)
+        self.positions.append(pos)
+        self.won.append(won)
+        self.frontier.append(frontier)
+        self.out.append([])
+        return v
+
+    def add_edge(self, v: int, w: int, exit: Exit) -> None:
+        self.out[v].append((w, exit))
+
+    def has_edge(self, v: int, w: int) -> bool:
+        return any(u == w for u, _ in self.out[v])
+
+    def successors(self, v: int) -> list[int]:
+        return [w for w, _ in self.out[v]]
+
+    def out_edges(self, v: int) -> list[tuple[int, Exit]]:
+        return self.out[v]
+
+
+class NativeGraph:
+    """A state graph held in the compiled core's arrays (`wedlock._core.MonteCarloGraph`):
+    a few dozen bytes a state and five an edge, where a Python edge with its Exit costs
+    hundreds. It offers what `StateGraph` does; an edge's Exit is found again, from its
+    phase, only when asked for (exports), and `figures` are computed in the core."""
+
+    start = 0
+
+    def __init__(self, core: Any, play: Play, position_of: Any, cells_of: Any) -> None:
+        self.core = core
+        self.play = play
+        self._position_of = position_of  # the core's (cells, stock) -> the game's position
+        self._cells_of = cells_of  # and back
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.won: bytes = self.core.won()
+        self.frontier: bytes = self.core.frontier()
+
+    def __len__(self) -> int:
+        return len(self.core)
+
+    @property
+    def complete(self) -> bool:
+        return 1 not in self.frontier
+
+    def edge_count(self) -> int:
+        return int(self.core.edge_count())
+
+    def index(self, key: Hashable) -> int | None:
+        return self.core.index(*key)  # type: ignore[misc]
+
+    def key(self, v: int) -> Hashable:
+        return self.core.key(v)
+
+    def position(self, v: int) -> Any:
+        return self._position_of(self.core.position(v))
+
+    def add(self, key: Hashable, pos: Any, won: bool, frontier: bool) -> int:
+        v = int(self.core.add_node(*self._cells_of(pos)))
+        self._refresh()
+        return v
+
+    def add_edge(self, v: int, w: int, exit: Exit) -> None:
+        self.core.add_edge(v, w, len(exit.line))
+
+    def has_edge(self, v: int, w: int) -> bool:
+        return bool(self.core.has_edge(v, w))
+
+    def successors(self, v: int) -> list[int]:
+        return self.core.successors(v)
+
+    def out_edges(self, v: int) -> list[tuple[int, Exit]]:
+        exits = phase_exits(self.play, self.position(v))
+        return [(w, exits[self.key(w)][1]) for w in self.successors(v)]
+
+
+Graph = StateGraph | NativeGraph
+
+
+def build(play: Play, max_states: int | None = None, deadline: float | None = None) -> Graph:
     """Explore the graph of phase-start states reachable from the deal, breadth first.
 
     At most `max_states` states are kept; a state whose next states do not all fit stays
     unexplored, like every state never reached: those are the frontier. Past `deadline`
-    (a `time.perf_counter()` reading) no more states are explored.
+    (a `time.perf_counter()` reading) no more states are explored. A game may build the
+    same graph in the compiled core (`native_graph(max_states, seconds)`).
     """
+    native = getattr(play, "native_graph", None)
+    if native is not None:
+        seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        made = native(max_states, seconds)
+        if made is not None:
+            return made
     start = play.start()
-    graph = nx.DiGraph()
-    graph.add_node(0)
-    ids: dict[Hashable, int] = {play.key(start): 0}
-    keys: list[Hashable] = [play.key(start)]
-    won = [play.is_won(start)]
+    sg = StateGraph()
+    sg.add(play.key(start), start, play.is_won(start), False)
     explored = [False]
-    states = [start]
     positions = deque([(0, start)])
-    full = max_states is not None and len(keys) >= max_states
+    full = max_states is not None and len(sg) >= max_states
     while positions:
         if deadline is not None and time.perf_counter() > deadline:
             break  # what is left in `positions` stays unexplored
         node, pos = positions.popleft()
-        if won[node]:
+        if sg.won[node]:
             explored[node] = True
             continue
         complete = True
         for key, (after, exit) in phase_exits(play, pos).items():
-            child = ids.get(key)
+            child = sg.index(key)
             if child is None:
                 if full:
                     complete = False
                     continue
-                child = ids[key] = len(keys)
-                keys.append(key)
-                won.append(play.is_won(after))
+                child = sg.add(key, after, play.is_won(after), False)
                 explored.append(False)
-                states.append(after)
                 positions.append((child, after))
-                graph.add_node(child)
-                full = max_states is not None and len(keys) >= max_states
-            graph.add_edge(node, child, exit=exit)
+                full = max_states is not None and len(sg) >= max_states
+            sg.add_edge(node, child, exit)
         explored[node] = complete
-    return StateGraph(graph, 0, won, [not e for e in explored], keys, states)
+    sg.frontier = [not e for e in explored]
+    return sg
 
 
-def include_line(play: Play, sg: StateGraph, line_keys: list[Hashable]) -> list[int]:
+def include_line(play: Play, sg: Graph, line_keys: list[Hashable]) -> list[int]:
     """Add to a cut graph the states a winning line passes through, and the edges between
     them, so that the graph holds a win; return those states, the deal's first.
     `line_keys` are the keys of every position along the line, the deal's first; the
@@ -271,26 +369,21 @@ def include_line(play: Play, sg: StateGraph, line_keys: list[Hashable]) -> list[
 
     From each state on the line, the next is the exit of its phase furthest along the line.
     """
-    ids = {k: v for v, k in enumerate(sg.keys)}
     v, done = sg.start, 0
     walked = [v]
     while not sg.won[v]:
-        exits = phase_exits(play, sg.positions[v])
+        exits = phase_exits(play, sg.position(v))
         ahead = next((j for j in range(len(line_keys) - 1, done, -1) if line_keys[j] in exits), None)
         if ahead is None:
             raise RuntimeError("the winning line leaves the state graph")
         key = line_keys[ahead]
         after, exit = exits[key]
-        w = ids.get(key)
+        w = sg.index(key)
         if w is None:
-            w = ids[key] = len(sg.keys)
-            sg.keys.append(key)
-            sg.positions.append(after)
-            sg.won.append(play.is_won(after))
-            sg.frontier.append(not sg.won[w])
-            sg.graph.add_node(w)
-        if not sg.graph.has_edge(v, w):
-            sg.graph.add_edge(v, w, exit=exit)
+            won = play.is_won(after)
+            w = sg.add(key, after, won, not won)
+        if not sg.has_edge(v, w):
+            sg.add_edge(v, w, exit)
         v, done = w, ahead
         walked.append(v)
     return walked
@@ -321,16 +414,17 @@ class Figures:
     greedy: tuple[Fraction, Fraction]
     shortest_win: list[Any] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
-    can_win: list[bool] = field(default_factory=list)
+    can_win: Sequence[Any] = field(default_factory=list)  # truthy where a win is reachable, by node
     on_shortest: set[int] = field(default_factory=set)
 
 
-def figures(play: Play, sg: StateGraph) -> Figures:
+def figures(play: Play, sg: Graph) -> Figures:
     """Every figure of the analysis, computed on the explored graph."""
-    g = sg.graph
-    order = _topological(g)
-    n = len(sg.keys)
-    dead = [not sg.won[v] and not sg.frontier[v] and g.out_degree(v) == 0 for v in range(n)]
+    if isinstance(sg, NativeGraph):
+        return _native_figures(play, sg)
+    order = _topological(sg)
+    n = len(sg)
+    dead = [not sg.won[v] and not sg.frontier[v] and not sg.out[v] for v in range(n)]
     can_win = [False] * n
     sequences = [0] * n
     low = {"random": [Fraction(0)] * n, "greedy": [Fraction(0)] * n}
@@ -344,8 +438,7 @@ def figures(play: Play, sg: StateGraph) -> Figures:
             for odds in bounds:
                 odds["random"][v] = odds["greedy"][v] = Fraction(1)
             continue
-        for _, w, data in g.out_edges(v, data=True):  # a frontier state has a few at most
-            exit: Exit = data["exit"]
+        for w, exit in sg.out[v]:  # a frontier state has a few at most
             can_win[v] = can_win[v] or can_win[w]
             sequences[v] += exit.sequences * sequences[w]
             for who in ("random", "greedy"):
@@ -357,12 +450,12 @@ def figures(play: Play, sg: StateGraph) -> Figures:
         if sg.frontier[v]:  # the exits not explored may all win
             for who in low:
                 high[who][v] = Fraction(1)
-    line_nodes, line = _shortest_line(g, sg.start, to_win)
+    line_nodes, line = _shortest_line(sg, to_win)
     s = sg.start
     return Figures(
         complete=sg.complete,
         states=n,
-        edges=g.number_of_edges(),
+        edges=sg.edge_count(),
         won_states=sum(sg.won),
         dead_ends=sum(dead),
         winning_states=sum(can_win),
@@ -376,21 +469,70 @@ def figures(play: Play, sg: StateGraph) -> Figures:
     )
 
 
-def _topological(g: nx.DiGraph) -> list[int]:
-    try:
-        return list(nx.topological_sort(g))
-    except nx.NetworkXUnfeasible:
-        raise CyclicGraph("the state graph has a cycle") from None
+def _native_figures(play: Play, sg: NativeGraph) -> Figures:
+    """`figures` from the compiled core: the same numbers, summed forwards (see graph.c).
+    The shortest win's moves are found again, phase by phase, along its nodes."""
+    base, exponent, sequences, r_low, g_low, r_high, g_high, won, dead, winning, edges, can_win, path = sg.core.figures()
+    scale = base**exponent
+
+    def odds(numerator: bytes) -> Fraction:
+        return Fraction(int.from_bytes(numerator, "little"), scale)
+
+    line: list[Any] = []
+    for v, w in zip(path, path[1:]):
+        line.extend(phase_exits(play, sg.position(v))[sg.key(w)][1].line)
+    return Figures(
+        complete=sg.complete,
+        states=len(sg),
+        edges=edges,
+        won_states=won,
+        dead_ends=dead,
+        winning_states=winning,
+        sequences=int.from_bytes(sequences, "little"),
+        random=(odds(r_low), odds(r_high)),
+        greedy=(odds(g_low), odds(g_high)),
+        shortest_win=line,
+        decisions=_decisions(play, sg, can_win, line) if sg.complete else [],
+        can_win=can_win,
+        on_shortest=set(path),
+    )
 
 
-def _shortest_line(g: nx.DiGraph, start: int, to_win: list[float]) -> tuple[list[int], list[Any]]:
-    """The nodes and the primitive moves of a shortest win from `start` (empty if none)."""
+def _topological(sg: StateGraph) -> list[int]:
+    """The nodes, each before every node it leads to (depth first)."""
+    order: list[int] = []
+    state = [0] * len(sg)  # 0 new, 1 entered, 2 finished
+    for root in range(len(sg)):
+        if state[root]:
+            continue
+        state[root] = 1
+        stack = [(root, iter(sg.out[root]))]
+        while stack:
+            v, todo = stack[-1]
+            for w, _ in todo:
+                if state[w] == 1:
+                    raise CyclicGraph("the state graph has a cycle")
+                if not state[w]:
+                    state[w] = 1
+                    stack.append((w, iter(sg.out[w])))
+                    break
+            else:
+                stack.pop()
+                state[v] = 2
+                order.append(v)
+    order.reverse()
+    return order
+
+
+def _shortest_line(sg: StateGraph, to_win: list[float]) -> tuple[list[int], list[Any]]:
+    """The nodes and the primitive moves of a shortest win from the start (empty if none)."""
+    start = sg.start
     if to_win[start] == inf:
         return [], []
-    nodes, line, v = [start], [], start
+    nodes, v = [start], start
+    line: list[Any] = []
     while to_win[v] > 0:
-        for _, w, data in g.out_edges(v, data=True):
-            exit = data["exit"]
+        for w, exit in sg.out[v]:
             if len(exit.line) + to_win[w] == to_win[v]:
                 line.extend(exit.line)
                 nodes.append(w)
@@ -399,16 +541,15 @@ def _shortest_line(g: nx.DiGraph, start: int, to_win: list[float]) -> tuple[list
     return nodes, line
 
 
-def _decisions(play: Play, sg: StateGraph, can_win: list[bool], line: list[Any]) -> list[Decision]:
+def _decisions(play: Play, sg: Graph, can_win: Sequence[Any], line: list[Any]) -> list[Decision]:
     """The positions of the shortest win where some legal choice loses for sure.
 
     A choice that ends a phase keeps the win when its node can still win; one inside a
     phase, when some way through the rest of the phase reaches such a node.
     """
-    index = {k: v for v, k in enumerate(sg.keys)}
     out: list[Decision] = []
     pos = play.start()
-    winning = _inner_can_win(play, pos, can_win, index)
+    winning = _inner_can_win(play, pos, can_win, sg)
     done, rest = 0, list(line)
     while rest:
         options = play.choices(pos)
@@ -418,7 +559,7 @@ def _decisions(play: Play, sg: StateGraph, can_win: list[bool], line: list[Any])
             lose: list[Moves] = []
             for option in options:
                 k = play.key(play.apply(pos, option))
-                ok = can_win[index[k]] if play.ends_phase(option) else winning[k]
+                ok = bool(can_win[_node(sg, k)]) if play.ends_phase(option) else winning[k]
                 (keep if ok else lose).append(option)
             if lose:
                 out.append(Decision(done + 1, keep, lose))
@@ -426,17 +567,24 @@ def _decisions(play: Play, sg: StateGraph, can_win: list[bool], line: list[Any])
         rest = rest[len(choice) :]
         done += len(choice)
         if rest and play.ends_phase(choice):
-            winning = _inner_can_win(play, pos, can_win, index)
+            winning = _inner_can_win(play, pos, can_win, sg)
     return out
 
 
-def _inner_can_win(play: Play, start: Any, can_win: list[bool], index: dict[Hashable, int]) -> dict[Hashable, bool]:
+def _node(sg: Graph, key: Hashable) -> int:
+    v = sg.index(key)
+    if v is None:
+        raise RuntimeError("a phase leads out of the whole state graph")
+    return v
+
+
+def _inner_can_win(play: Play, start: Any, can_win: Sequence[Any], sg: Graph) -> dict[Hashable, bool]:
     """For each position inside the phase from `start`: whether a win is still reachable."""
     phase = _phase(play, start)
     result: dict[Hashable, bool] = {}
     for key in reversed(phase.order):
         ok = play.is_won(phase.at[key])
         for choice, _, k in phase.steps[key]:
-            ok = ok or (can_win[index[k]] if play.ends_phase(choice) else result[k])
+            ok = ok or (bool(can_win[_node(sg, k)]) if play.ends_phase(choice) else result[k])
         result[key] = ok
     return result

@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter
 
-from .analysis import Figures, StateGraph
+from .analysis import Figures, Graph
 
 
 def moves_text(game: Any, rules: Any, moves: Sequence[Any]) -> str:
@@ -54,30 +54,30 @@ def figures_data(game: Any, rules: Any, fig: Figures) -> dict[str, Any]:
     }
 
 
-def export_graph(game: Any, rules: Any, sg: StateGraph, fig: Figures) -> nx.DiGraph:
-    """A copy of the graph with plain attributes that GraphML and DOT can hold."""
+def export_graph(game: Any, rules: Any, sg: Graph, fig: Figures) -> nx.DiGraph:
+    """The graph as networkx, with plain attributes that GraphML and DOT can hold (the
+    analysis itself never needs networkx: this copy is made to export or draw)."""
     out = nx.DiGraph()
-    g = sg.graph
-    layer = nx.single_source_shortest_path_length(g, sg.start)
-    for v in g.nodes:
-        out.add_node(
-            v,
-            won=sg.won[v],
-            dead_end=not sg.won[v] and not sg.frontier[v] and g.out_degree(v) == 0,
-            can_win=fig.can_win[v],
+    out.add_nodes_from(range(len(sg)))
+    for v in range(len(sg)):
+        for w, exit in sg.out_edges(v):
+            out.add_edge(
+                v,
+                w,
+                move=moves_text(game, rules, exit.line),
+                sequences=str(exit.sequences),  # may pass 2**63
+                random=float(exit.random),
+                greedy=float(exit.greedy),
+            )
+    layer = nx.single_source_shortest_path_length(out, sg.start)
+    for v, attrs in out.nodes(data=True):
+        attrs.update(
+            won=bool(sg.won[v]),
+            dead_end=not sg.won[v] and not sg.frontier[v] and out.out_degree(v) == 0,
+            can_win=bool(fig.can_win[v]),
             on_shortest_win=v in fig.on_shortest,
-            unexplored=sg.frontier[v],
+            unexplored=bool(sg.frontier[v]),
             layer=layer.get(v, 0),
-        )
-    for v, w, data in g.edges(data=True):
-        exit = data["exit"]
-        out.add_edge(
-            v,
-            w,
-            move=moves_text(game, rules, exit.line),
-            sequences=str(exit.sequences),  # may pass 2**63
-            random=float(exit.random),
-            greedy=float(exit.greedy),
         )
     return out
 
@@ -119,7 +119,7 @@ def node_colour(attrs: dict[str, Any]) -> str:
 
 def write_dot(graph: nx.DiGraph, path: str | Path) -> None:
     """Graphviz DOT: node colours say won, dead end, can still win; the shortest win is bold."""
-    lines = ["digraph wedlock {", "  node [shape=circle, style=filled, label=\"\", width=0.2];"]
+    lines = ["digraph wedlock {", '  node [shape=circle, style=filled, label="", width=0.2];']
     for v, attrs in graph.nodes(data=True):
         extra = ", penwidth=3" if attrs["on_shortest_win"] else ""
         flags = " ".join(f"{k}={str(attrs[k]).lower()}" for k in ("won", "dead_end", "can_win", "on_shortest_win"))

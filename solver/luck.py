@@ -32,7 +32,7 @@ class Analysis:
     """A deal's state graph and what it says (see `analysis` for every figure)."""
 
     deal: Deal
-    graph: analysis.StateGraph
+    graph: analysis.Graph
     figures: analysis.Figures
     # When the graph was cut: per player, the playouts' estimate of its odds
     # ({"games", "value", "low", "high"}, within the bounds the cut graph proves).

@@ -181,7 +181,7 @@ def test_can_still_win_agrees_with_the_solver(name: str, seed: int, pick: list[i
     graph, fig = figures_of(PlayerView(table, pos))
     for p in pick + [0]:
         node = p % fig.states
-        verdict = plain_verdict(table, graph.positions[node])
+        verdict = plain_verdict(table, graph.position(node))
         assert verdict == (WON if fig.can_win[node] else LOST)
 
 

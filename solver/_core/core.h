@@ -88,6 +88,10 @@ int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *h
 space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
                         PyObject *redeal_class);
 
+/* The state graph of a Monte Carlo deal in arrays, and its exact figures (graph.c). */
+extern PyTypeObject graph_type;
+PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs);
+
 /* Python's random.Random(seed).shuffle, so the search's later passes visit children in the
  * same order as search.py's. */
 typedef struct {

@@ -144,6 +144,8 @@ static PyMethodDef methods[] = {
      "Search Weddings from a phase-start state: (verdict, steps, states, nodes, limit)."},
     {"search_arnold", (PyCFunction)(void (*)(void))search_arnold, METH_VARARGS | METH_KEYWORDS,
      "Search Matrimony under Arnold's rules from a phase-start state: (verdict, steps, states, nodes, limit)."},
+    {"graph_montecarlo", (PyCFunction)(void (*)(void))graph_montecarlo, METH_VARARGS | METH_KEYWORDS,
+     "The state graph of a Monte Carlo deal from a position, breadth first, in arrays: a MonteCarloGraph."},
     {"shuffled", shuffled, METH_VARARGS, "random.Random(seed).shuffle(list(range(n))), as the core does it."},
     {NULL, NULL, 0, NULL},
 };
@@ -151,4 +153,9 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, .m_name = "_core", .m_doc = "The compiled search core of wedlock.", .m_size = -1, .m_methods = methods};
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&graph_type) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddObjectRef(m, "MonteCarloGraph", (PyObject *)&graph_type) < 0) Py_CLEAR(m);
+    return m;
+}

@@ -12,6 +12,10 @@ The same fact gives `phase_exits`, the fast path the analysis takes instead of w
 phase move by move: the positions inside a phase are the phase start minus the cells of a
 set of disjoint removals, so a phase is a dynamic programme over cell masks, in order of
 cards removed. tests/test_analysis.py checks it against the move-by-move walk.
+
+Where the compiled core was built, `native_graph` builds the whole state graph there
+(solver/_core/graph.c walks the same phases the same way), and the analysis computes its
+figures over the core's arrays.
 """
 
 from __future__ import annotations
@@ -20,9 +24,13 @@ from collections.abc import Hashable
 from fractions import Fraction
 from math import lcm
 
-from ..analysis import Exit
+from .. import core
+from ..analysis import Exit, NativeGraph
 from .moves import Consolidate, Move, Pair, Removal
 from .play import GAP, Position, Table
+from .rules import COLUMNS, THIRTEEN
+
+CORE_GAP = 255  # a gap, in the compiled graph's cells
 
 
 class PlayerView:
@@ -66,6 +74,28 @@ class PlayerView:
 
     def takes_cards(self, choice: tuple[Move]) -> bool:
         return not isinstance(choice[0], Consolidate)
+
+    def native_graph(self, max_states: int | None, seconds: float | None) -> NativeGraph | None:
+        """`wedlock.analysis.build`'s graph, built by the compiled core (None without it)."""
+        compiled = core.compiled_core()
+        if compiled is None:
+            return None
+        rules, start = self.table.rules, self._start
+        try:
+            made = compiled.graph_montecarlo(
+                bytes(self.table.rank_of[:-1]),
+                rules.rows,
+                rules.cols,
+                rules.pairing == THIRTEEN,
+                rules.strict,
+                rules.consolidation == COLUMNS,
+                *_core_cells(start),
+                -1 if max_states is None else max_states,
+                -1.0 if seconds is None else seconds,
+            )
+        except OverflowError:  # a deal past what the core holds: the pure path takes it
+            return None
+        return NativeGraph(made, self, _position, _core_cells)
 
     def phase_exits(self, pos: Position) -> dict[Hashable, tuple[Position, Exit]]:
         """What `wedlock.analysis.phase_exits` computes, over cell masks (see the module)."""
@@ -149,3 +179,12 @@ def _mask(move: Removal) -> int:
     for cell in _cells(move):
         mask |= 1 << cell
     return mask
+
+
+def _core_cells(pos: Position) -> tuple[bytes, int]:
+    return bytes(CORE_GAP if c == GAP else c for c in pos.cells), pos.stock
+
+
+def _position(cells: tuple[bytes, int]) -> Position:
+    grid, stock = cells
+    return Position(tuple(GAP if c == CORE_GAP else c for c in grid), stock)

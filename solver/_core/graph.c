@@ -1,0 +1,1155 @@
+/* The state graph of a Monte Carlo deal in arrays, and its figures: the twin of
+ * wedlock/analysis.py's `build` and `figures` over montecarlo/player.py's `phase_exits`.
+ *
+ * A node is a phase-start position: the deal index in each cell (GAP_CELL for a gap) and
+ * the deal index of the stock's top card. Its key, as in Python, is the ranks on the grid
+ * and the stock. Nodes are numbered in the order `build` finds them (breadth first), their
+ * out-edges are kept in the order of their phase's exits, and each edge knows the length
+ * of the line its exit records, so the counts, the shortest win and its nodes come out as
+ * Python's do.
+ *
+ * The odds are exact. Python gives each edge a Fraction and sums backwards; here a pass
+ * forwards, in order of cards left (every phase takes cards away), carries each node's
+ * share of the players' games from the deal to the won nodes. Every share is an integer
+ * over a power of one base L, the least common multiple of every number of moves (and of
+ * greedy moves) met in any phase: a primitive move divides by its number of choices, which
+ * divides L, so it multiplies the numerator by L / choices and the exponent goes up by
+ * one. The number of winning sequences rides along (paths multiply through phases). Only
+ * the nodes waiting for their turn hold numbers. When the graph was cut, a second pair of
+ * shares counts each unexplored node as won, for the upper bounds.
+ */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bignum.h"
+
+enum { GAP_CELL = 255, MAX_GRID_CELLS = 25, MAX_REMOVALS = 64, MAX_DECK = 104 };
+enum { F_WON = 1, F_EXPLORED = 2, F_WALKED = 4, F_EXTRA = 8 };
+#define NO_NODE UINT32_MAX
+#define FAR UINT32_MAX
+#define EMPTY_SLOT UINT64_MAX
+
+typedef struct {
+    int rows, cols, cells, total, thirteens, strict, columns;
+    uint8_t rank_of[256]; /* by deal index; GAP_CELL has rank 0 */
+    uint8_t neighbours[MAX_GRID_CELLS][4];
+    int nneighbours[MAX_GRID_CELLS];
+} rules;
+
+/* ---- one phase ---- */
+
+/* Values kept relative to a phase start, or a node's share of the games: sequences (no
+ * exponent), then the random and greedy players' shares over L ** e, low bounds and high. */
+typedef struct {
+    big v[5];
+    int e, touched;
+} mass;
+
+enum { SEQ, R_LOW, G_LOW, R_HIGH, G_HIGH };
+
+typedef struct {
+    uint8_t key[MAX_GRID_CELLS + 1], pos[MAX_GRID_CELLS + 1];
+    int line;
+    uint64_t hash;  /* of the key */
+    uint64_t paths; /* the primitive move sequences reaching it */
+    mass m;         /* random and greedy shares (relative to the phase start) */
+} phase_exit;
+
+typedef struct {
+    /* the masks of cells emptied, in order of discovery */
+    uint32_t *mask;
+    uint64_t *left; /* the removals still possible (bits over the phase's removals) */
+    uint8_t *consolidates, *level;
+    uint32_t *first_step; /* mask i leads to step_to[first_step[i]...], one a removal left */
+    uint64_t *paths;
+    big *r, *g;
+    size_t count, cap;
+    uint32_t *step_to;
+    size_t nsteps, cap_steps;
+    /* mask -> index, open addressing, stamped per phase */
+    uint32_t *slot_mask, *slot_index, *slot_stamp;
+    size_t slots;
+    uint32_t stamp;
+    size_t *sorted;
+    size_t cap_sorted;
+    phase_exit *exits;
+    size_t nexits, cap_exits;
+    uint32_t *exit_slot, *exit_stamp; /* key -> exit, open addressing, stamped per phase */
+    size_t exit_slots;
+    big share_r, share_g;
+} phase_walk;
+
+static uint64_t gcd64(uint64_t a, uint64_t b) {
+    while (b) {
+        uint64_t t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+/* base = lcm(base, k); -1 past 2**62 */
+static int lcm_into(uint64_t *base, uint64_t k) {
+    if (!k) return 0;
+    u128 out = (u128)(*base / gcd64(*base, k)) * k;
+    if (out >> 62) return -1;
+    *base = (uint64_t)out;
+    return 0;
+}
+
+static inline uint64_t hash_bytes(const uint8_t *b, size_t n) {
+    uint64_t h = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, b + i, n - i);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+static void key_of(const rules *ru, const uint8_t *pos, uint8_t *key) {
+    for (int c = 0; c < ru->cells; c++) key[c] = ru->rank_of[pos[c]];
+    key[ru->cells] = pos[ru->cells];
+}
+
+static int is_won(const rules *ru, const uint8_t *pos) {
+    if (pos[ru->cells] != ru->total) return 0;
+    for (int c = 0; c < ru->cells; c++)
+        if (pos[c] != GAP_CELL) return 0;
+    return 1;
+}
+
+static void consolidate(const rules *ru, const uint8_t *pos, uint8_t *out) {
+    int size = ru->cells, cols = ru->cols;
+    memset(out, GAP_CELL, (size_t)size);
+    if (ru->columns) {
+        for (int col = 0; col < cols; col++) {
+            int row = 0;
+            for (int c = col; c < size; c += cols)
+                if (pos[c] != GAP_CELL) out[row++ * cols + col] = pos[c];
+        }
+    } else {
+        int k = 0;
+        for (int c = 0; c < size; c++)
+            if (pos[c] != GAP_CELL) out[k++] = pos[c];
+    }
+    int stock = pos[size];
+    for (int i = 0; i < size && stock < ru->total; i++)
+        if (out[i] == GAP_CELL) out[i] = (uint8_t)stock++;
+    out[size] = (uint8_t)stock;
+}
+
+/* Play.removals: the cells each removal empties, in Python's order. -1 past MAX_REMOVALS. */
+static int removals_of(const rules *ru, const uint8_t *pos, uint32_t *masks) {
+    int n = 0;
+    for (int a = 0; a < ru->cells; a++) {
+        if (pos[a] == GAP_CELL) continue;
+        int rank = ru->rank_of[pos[a]];
+        if (ru->thirteens && rank == 13) {
+            if (n == MAX_REMOVALS) return -1;
+            masks[n++] = 1u << a;
+            continue;
+        }
+        for (int k = 0; k < ru->nneighbours[a]; k++) {
+            int b = ru->neighbours[a][k];
+            if (pos[b] == GAP_CELL) continue;
+            int other = ru->rank_of[pos[b]];
+            if (ru->thirteens ? rank + other == 13 : rank == other) {
+                if (n == MAX_REMOVALS) return -1;
+                masks[n++] = (1u << a) | (1u << b);
+            }
+        }
+    }
+    return n;
+}
+
+static void mass_clear(mass *m) {
+    for (int i = 0; i < 5; i++) m->v[i].n = 0;
+    m->e = 0, m->touched = 0;
+}
+
+static void mass_free(mass *m) {
+    for (int i = 0; i < 5; i++) big_free(&m->v[i]);
+}
+
+/* Bring `m` to exponent `e` when it is lower (its odds times L ** difference); return how
+ * many powers of L a share at exponent `e` must be raised by to add to it. */
+static int mass_align(mass *m, int e, uint64_t base, int *raise) {
+    if (!m->touched) {
+        m->touched = 1, m->e = e;
+        *raise = 0;
+        return 0;
+    }
+    if (e > m->e) {
+        for (int i = R_LOW; i <= G_HIGH; i++)
+            if (big_mul_power(&m->v[i], base, e - m->e) < 0) return -1;
+        m->e = e;
+    }
+    *raise = m->e - e;
+    return 0;
+}
+
+static int walk_reserve(phase_walk *w, size_t need) {
+    if (need <= w->cap) return 0;
+    size_t cap = w->cap ? w->cap : 64;
+    while (cap < need) cap *= 2;
+    uint32_t *mask = realloc(w->mask, cap * sizeof *mask);
+    if (mask) w->mask = mask;
+    uint64_t *left = realloc(w->left, cap * sizeof *left);
+    if (left) w->left = left;
+    uint8_t *cons = realloc(w->consolidates, cap);
+    if (cons) w->consolidates = cons;
+    uint8_t *level = realloc(w->level, cap);
+    if (level) w->level = level;
+    uint32_t *first = realloc(w->first_step, cap * sizeof *first);
+    if (first) w->first_step = first;
+    uint64_t *paths = realloc(w->paths, cap * sizeof *paths);
+    if (paths) w->paths = paths;
+    if (!mask || !left || !cons || !level || !first || !paths) return -1;
+    big **fields[2] = {&w->r, &w->g};
+    for (int f = 0; f < 2; f++) {
+        big *grown = realloc(*fields[f], cap * sizeof(big));
+        if (!grown) return -1;
+        memset(grown + w->cap, 0, (cap - w->cap) * sizeof(big));
+        *fields[f] = grown;
+    }
+    w->cap = cap;
+    return 0;
+}
+
+static inline size_t mask_hash(uint32_t mask, size_t slots) { return (size_t)((mask * 0x9e3779b1u) >> 7) & (slots - 1); }
+
+/* The index of `mask` among the phase's masks, adding it when new (-1: no memory). */
+static long find_mask(phase_walk *w, uint32_t mask, int *added) {
+    if (w->count * 2 >= w->slots) {
+        size_t slots = w->slots ? w->slots * 2 : 1024;
+        uint32_t *sm = calloc(slots, sizeof *sm), *si = calloc(slots, sizeof *si), *ss = calloc(slots, sizeof *ss);
+        if (!sm || !si || !ss) {
+            free(sm), free(si), free(ss);
+            return -1;
+        }
+        free(w->slot_mask), free(w->slot_index), free(w->slot_stamp);
+        w->slot_mask = sm, w->slot_index = si, w->slot_stamp = ss, w->slots = slots;
+        for (size_t i = 0; i < w->count; i++) {
+            size_t h = mask_hash(w->mask[i], slots);
+            while (ss[h] == w->stamp) h = (h + 1) & (slots - 1);
+            ss[h] = w->stamp, sm[h] = w->mask[i], si[h] = (uint32_t)i;
+        }
+    }
+    size_t h = mask_hash(mask, w->slots);
+    while (w->slot_stamp[h] == w->stamp) {
+        if (w->slot_mask[h] == mask) {
+            *added = 0;
+            return w->slot_index[h];
+        }
+        h = (h + 1) & (w->slots - 1);
+    }
+    if (walk_reserve(w, w->count + 1) < 0) return -1;
+    w->slot_stamp[h] = w->stamp, w->slot_mask[h] = mask, w->slot_index[h] = (uint32_t)w->count;
+    w->mask[w->count] = mask;
+    *added = 1;
+    return (long)w->count++;
+}
+
+/* The exit with this position's key, added when new, with the position and line length
+ * it is first reached by. */
+static phase_exit *exit_for(phase_walk *w, const rules *ru, const uint8_t *pos, int line) {
+    size_t klen = (size_t)ru->cells + 1;
+    uint8_t key[MAX_GRID_CELLS + 1];
+    key_of(ru, pos, key);
+    if (w->nexits * 2 >= w->exit_slots) {
+        size_t slots = w->exit_slots ? w->exit_slots * 2 : 256;
+        uint32_t *s = malloc(slots * sizeof *s), *st = calloc(slots, sizeof *st);
+        if (!s || !st) {
+            free(s), free(st);
+            return NULL;
+        }
+        for (size_t i = 0; i < w->nexits; i++) {
+            size_t h = w->exits[i].hash & (slots - 1);
+            while (st[h] == w->stamp) h = (h + 1) & (slots - 1);
+            s[h] = (uint32_t)i, st[h] = w->stamp;
+        }
+        free(w->exit_slot), free(w->exit_stamp);
+        w->exit_slot = s, w->exit_stamp = st, w->exit_slots = slots;
+    }
+    uint64_t hash = hash_bytes(key, klen);
+    size_t h = hash & (w->exit_slots - 1);
+    while (w->exit_stamp[h] == w->stamp) {
+        phase_exit *x = &w->exits[w->exit_slot[h]];
+        if (!memcmp(x->key, key, klen)) return x;
+        h = (h + 1) & (w->exit_slots - 1);
+    }
+    if (w->nexits == w->cap_exits) {
+        size_t cap = w->cap_exits ? w->cap_exits * 2 : 64;
+        phase_exit *grown = realloc(w->exits, cap * sizeof *grown);
+        if (!grown) return NULL;
+        memset(grown + w->cap_exits, 0, (cap - w->cap_exits) * sizeof *grown);
+        w->exits = grown, w->cap_exits = cap;
+    }
+    phase_exit *x = &w->exits[w->nexits];
+    w->exit_slot[h] = (uint32_t)w->nexits++, w->exit_stamp[h] = w->stamp;
+    memcpy(x->key, key, klen);
+    memcpy(x->pos, pos, klen);
+    x->line = line, x->hash = hash;
+    x->paths = 0;
+    mass_clear(&x->m);
+    return x;
+}
+
+enum { NO_MEMORY = -1, TOO_MANY_PATHS = -2 };
+
+/* Add a share reaching an exit: n paths, random r and greedy g over L ** e. */
+static int leave(phase_walk *w, const rules *ru, const uint8_t *pos, int line, uint64_t base, uint64_t n, const big *r,
+                 const big *g, int e, int with_mass) {
+    phase_exit *x = exit_for(w, ru, pos, line);
+    if (!x) return NO_MEMORY;
+    if (!with_mass) return 0;
+    if (__builtin_add_overflow(x->paths, n, &x->paths)) return TOO_MANY_PATHS;
+    int raise;
+    if (mass_align(&x->m, e, base, &raise) < 0) return NO_MEMORY;
+    const big *shares[2] = {r, g};
+    big scaled = {NULL, 0, 0};
+    for (int i = 0; i < 2; i++) {
+        if (!raise) {
+            if (big_add(&x->m.v[R_LOW + i], shares[i]) < 0) return -1;
+            continue;
+        }
+        if (big_copy(&scaled, shares[i]) < 0 || big_mul_power(&scaled, base, raise) < 0 || big_add(&x->m.v[R_LOW + i], &scaled) < 0) {
+            big_free(&scaled);
+            return -1;
+        }
+    }
+    big_free(&scaled);
+    return 0;
+}
+
+static int walk_failed(int rc, const char **failure) {
+    if (rc == TOO_MANY_PATHS) *failure = "more ways through a phase than the compiled graph counts";
+    return -1;
+}
+
+static int grow_steps(phase_walk *w, size_t need) {
+    size_t cap = w->cap_steps ? w->cap_steps : 1024;
+    while (cap < need) cap *= 2;
+    uint32_t *grown = realloc(w->step_to, cap * sizeof *grown);
+    if (!grown) return -1;
+    w->step_to = grown, w->cap_steps = cap;
+    return 0;
+}
+
+static void empty_cells(const rules *ru, const uint8_t *pos, uint32_t mask, uint8_t *out) {
+    memcpy(out, pos, (size_t)ru->cells + 1);
+    for (; mask; mask &= mask - 1) out[__builtin_ctz(mask)] = GAP_CELL;
+}
+
+/* Table.can_consolidate on the phase start's cards less those in `gone`. */
+static int may_consolidate(const rules *ru, uint32_t occupied, int stock_left) {
+    uint32_t full = ru->cells == 32 ? UINT32_MAX : (1u << ru->cells) - 1, gaps = full & ~occupied;
+    if (!gaps) return 0;
+    if (stock_left) return 1;
+    if (ru->columns) return (occupied & (gaps << ru->cols) & full) != 0;
+    return (occupied >> __builtin_ctz(gaps)) != 0;
+}
+
+/* PlayerView.phase_exits: every way through the phase from `pos` (not won), into w->exits
+ * in Python's order. With `base` 0, only the exits and their lines, and `*counts` becomes
+ * the lcm of it with every number of choices met (-1 with `failure` set when it cannot).
+ * Otherwise, each exit's paths and the players' shares too, relative to the phase start. */
+static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64_t base, uint64_t *counts, const char **failure) {
+    uint32_t rem[MAX_REMOVALS];
+    uint64_t clash[MAX_REMOVALS]; /* the removals that share a cell with each */
+    int nrem = removals_of(ru, pos, rem);
+    *failure = NULL;
+    if (nrem < 0) {
+        *failure = "a phase with more removals than the compiled graph holds";
+        return -1;
+    }
+    for (int k = 0; k < nrem; k++) {
+        clash[k] = 0;
+        for (int j = 0; j < nrem; j++)
+            if (rem[k] & rem[j]) clash[k] |= 1ULL << j;
+    }
+    uint32_t occupied = 0;
+    for (int c = 0; c < ru->cells; c++)
+        if (pos[c] != GAP_CELL) occupied |= 1u << c;
+    int stock_left = pos[ru->cells] < ru->total, with_mass = base != 0;
+    w->count = 0, w->nexits = 0, w->nsteps = 0;
+    if (++w->stamp == 0) { /* the stamps wrapped: clear them */
+        if (w->slot_stamp) memset(w->slot_stamp, 0, w->slots * sizeof *w->slot_stamp);
+        if (w->exit_stamp) memset(w->exit_stamp, 0, w->exit_slots * sizeof *w->exit_stamp);
+        w->stamp = 1;
+    }
+    int added;
+    if (find_mask(w, 0, &added) < 0) return -1;
+    w->level[0] = 0;
+    w->left[0] = nrem == 64 ? UINT64_MAX : (1ULL << nrem) - 1;
+    /* First pass: every reachable mask, in order of discovery, with the masks each
+     * removal left leads to, and whether it may consolidate. */
+    for (size_t i = 0; i < w->count; i++) {
+        uint32_t mask = w->mask[i];
+        uint64_t left = w->left[i];
+        w->consolidates[i] = (uint8_t)(may_consolidate(ru, occupied & ~mask, stock_left) && !(ru->strict && left));
+        if (w->nsteps + 64 > w->cap_steps && grow_steps(w, w->nsteps + 64) < 0) return -1;
+        w->first_step[i] = (uint32_t)w->nsteps;
+        for (uint64_t todo = left; todo; todo &= todo - 1) {
+            int k = __builtin_ctzll(todo);
+            long j = find_mask(w, mask | rem[k], &added);
+            if (j < 0) return -1;
+            if (added) w->level[j] = (uint8_t)(w->level[i] + 1), w->left[j] = left & ~clash[k];
+            w->step_to[w->nsteps++] = (uint32_t)j;
+        }
+    }
+    /* Python sorts them by the number of cells emptied, keeping the order of discovery. */
+    if (w->cap_sorted < w->count) {
+        size_t *sorted = realloc(w->sorted, w->count * sizeof *sorted);
+        if (!sorted) return -1;
+        w->sorted = sorted, w->cap_sorted = w->count;
+    }
+    size_t first[MAX_GRID_CELLS + 2] = {0};
+    for (size_t i = 0; i < w->count; i++) first[__builtin_popcount(w->mask[i]) + 1]++;
+    for (int b = 1; b <= MAX_GRID_CELLS + 1; b++) first[b] += first[b - 1];
+    for (size_t i = 0; i < w->count; i++) w->sorted[first[__builtin_popcount(w->mask[i])]++] = i;
+    if (with_mass) {
+        for (size_t i = 0; i < w->count; i++) w->paths[i] = 0, w->r[i].n = w->g[i].n = 0;
+        w->paths[0] = 1;
+        if (big_set(&w->r[0], 1) < 0 || big_set(&w->g[0], 1) < 0) return -1;
+    }
+    static const big none = {NULL, 0, 0};
+    uint8_t inner[MAX_GRID_CELLS + 1], after[MAX_GRID_CELLS + 1];
+    for (size_t s = 0; s < w->count; s++) {
+        size_t i = w->sorted[s];
+        uint32_t mask = w->mask[i];
+        int free_moves = __builtin_popcountll(w->left[i]), cons = w->consolidates[i], moves = free_moves + cons;
+        int level = w->level[i];
+        uint64_t greedy_moves = (uint64_t)(free_moves ? free_moves : 1);
+        if (!moves) {
+            if (mask) {
+                empty_cells(ru, pos, mask, inner);
+                int rc = leave(w, ru, inner, level, base, w->paths[i], &w->r[i], &w->g[i], level, with_mass);
+                if (rc < 0) return walk_failed(rc, failure);
+            }
+            continue;
+        }
+        if (!with_mass) {
+            if ((*counts % (uint64_t)moves && lcm_into(counts, (uint64_t)moves) < 0) ||
+                (*counts % greedy_moves && lcm_into(counts, greedy_moves) < 0)) {
+                *failure = "odds whose common denominator outgrows the compiled graph";
+                return -1;
+            }
+        } else {
+            if (base % (uint64_t)moves || base % greedy_moves) {
+                *failure = "a number of choices the common denominator misses";
+                return -1;
+            }
+            if (big_copy(&w->share_r, &w->r[i]) < 0 || big_mul_word(&w->share_r, base / (uint64_t)moves) < 0 ||
+                big_copy(&w->share_g, &w->g[i]) < 0 || big_mul_word(&w->share_g, base / greedy_moves) < 0)
+                return -1;
+            for (uint32_t t = w->first_step[i]; t < w->first_step[i] + (uint32_t)free_moves; t++) {
+                size_t j = w->step_to[t];
+                if (w->level[j] != level + 1) {
+                    *failure = "a phase whose masks are reached in different numbers of moves";
+                    return -1;
+                }
+                if (__builtin_add_overflow(w->paths[j], w->paths[i], &w->paths[j])) return walk_failed(TOO_MANY_PATHS, failure);
+                if (big_add(&w->r[j], &w->share_r) < 0 || big_add(&w->g[j], &w->share_g) < 0) return -1;
+            }
+        }
+        if (cons) {
+            empty_cells(ru, pos, mask, inner);
+            consolidate(ru, inner, after);
+            int rc = leave(w, ru, after, level + 1, base, w->paths[i], &w->share_r, free_moves ? &none : &w->share_g, level + 1, with_mass);
+            if (rc < 0) return walk_failed(rc, failure);
+        }
+    }
+    return 0;
+}
+
+static void walk_free(phase_walk *w) {
+    for (size_t i = 0; i < w->cap; i++) big_free(&w->r[i]), big_free(&w->g[i]);
+    free(w->paths), free(w->r), free(w->g);
+    free(w->mask), free(w->left), free(w->consolidates), free(w->level), free(w->first_step), free(w->step_to);
+    free(w->slot_mask), free(w->slot_index), free(w->slot_stamp), free(w->sorted);
+    for (size_t i = 0; i < w->cap_exits; i++) mass_free(&w->exits[i].m);
+    free(w->exits), free(w->exit_slot), free(w->exit_stamp);
+    big_free(&w->share_r), big_free(&w->share_g);
+    memset(w, 0, sizeof *w);
+}
+
+/* ---- the graph ---- */
+
+typedef struct {
+    PyObject_HEAD rules ru;
+    size_t klen;
+    /* nodes */
+    uint8_t *keys, *pos, *flags;
+    uint32_t *first_edge, *degree;
+    size_t n, cap;
+    uint64_t *slot; /* key -> node, open addressing: the key's hash above, the node below; EMPTY_SLOT */
+    size_t slots;
+    /* edges: each explored node's, contiguous in the order found */
+    uint32_t *to;
+    uint8_t *line;
+    size_t nedges, cap_edges, cap_line;
+    /* edges added afterwards (a winning line through a cut graph) */
+    uint32_t *extra_from, *extra_to;
+    uint8_t *extra_line;
+    size_t nextra, cap_extra;
+    uint64_t base; /* lcm of every number of choices in the phases walked */
+    phase_walk walk;
+} graph_object;
+
+static int grow(void **p, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * item);
+    if (!q) return -1;
+    *p = q, *cap = c;
+    return 0;
+}
+
+static uint32_t find_hashed(const graph_object *g, const uint8_t *key, uint64_t h) {
+    if (!g->slots) return NO_NODE;
+    uint64_t print = h >> 32;
+    size_t at = h & (g->slots - 1);
+    for (uint64_t slot; (slot = g->slot[at]) != EMPTY_SLOT; at = (at + 1) & (g->slots - 1)) {
+        uint32_t v = (uint32_t)slot;
+        if (slot >> 32 == print && !memcmp(g->keys + v * g->klen, key, g->klen)) return v;
+    }
+    return NO_NODE;
+}
+
+static uint32_t find_node(const graph_object *g, const uint8_t *key) { return find_hashed(g, key, hash_bytes(key, g->klen)); }
+
+/* Ask the memory for the table slots, then the keys, that the phase's exits will look up:
+ * the lookups then wait on one another's misses far less. */
+static void prefetch_exits(const graph_object *g, const phase_walk *w) {
+    if (!g->slots) return;
+    for (size_t i = 0; i < w->nexits; i++) __builtin_prefetch(&g->slot[w->exits[i].hash & (g->slots - 1)]);
+    for (size_t i = 0; i < w->nexits; i++) {
+        uint64_t slot = g->slot[w->exits[i].hash & (g->slots - 1)];
+        if (slot != EMPTY_SLOT && slot >> 32 == w->exits[i].hash >> 32) __builtin_prefetch(g->keys + (uint32_t)slot * g->klen);
+    }
+}
+
+static void place(uint64_t *slots, size_t count, uint64_t h, uint32_t v) {
+    size_t at = h & (count - 1);
+    while (slots[at] != EMPTY_SLOT) at = (at + 1) & (count - 1);
+    slots[at] = (h >> 32) << 32 | v;
+}
+
+static uint32_t add_node(graph_object *g, const uint8_t *pos, const uint8_t *key, int won) {
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 4096;
+        uint8_t *keys = realloc(g->keys, cap * g->klen);
+        if (keys) g->keys = keys;
+        uint8_t *p = realloc(g->pos, cap * g->klen);
+        if (p) g->pos = p;
+        uint8_t *flags = realloc(g->flags, cap);
+        if (flags) g->flags = flags;
+        uint32_t *fe = realloc(g->first_edge, cap * sizeof *fe);
+        if (fe) g->first_edge = fe;
+        uint32_t *deg = realloc(g->degree, cap * sizeof *deg);
+        if (deg) g->degree = deg;
+        if (!keys || !p || !flags || !fe || !deg) return NO_NODE;
+        g->cap = cap;
+    }
+    if ((g->n + 1) * 2 > g->slots) {
+        size_t slots = g->slots ? g->slots * 2 : 8192;
+        uint64_t *s = malloc(slots * sizeof *s);
+        if (!s) return NO_NODE;
+        for (size_t i = 0; i < slots; i++) s[i] = EMPTY_SLOT;
+        for (size_t v = 0; v < g->n; v++) place(s, slots, hash_bytes(g->keys + v * g->klen, g->klen), (uint32_t)v);
+        free(g->slot);
+        g->slot = s, g->slots = slots;
+    }
+    uint32_t v = (uint32_t)g->n++;
+    memcpy(g->keys + v * g->klen, key, g->klen);
+    memcpy(g->pos + v * g->klen, pos, g->klen);
+    g->flags[v] = won ? F_WON : 0;
+    g->first_edge[v] = 0, g->degree[v] = 0;
+    place(g->slot, g->slots, hash_bytes(key, g->klen), v);
+    return v;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* analysis.build: breadth first from the start, at most max_states nodes (-1: any), until
+ * `seconds` have passed (negative: no limit). 0, or -1 with a Python error set. */
+static int build(graph_object *g, const uint8_t *start, long long max_states, double seconds) {
+    double deadline = seconds < 0 ? -1 : now() + seconds;
+    uint8_t key[MAX_GRID_CELLS + 1];
+    key_of(&g->ru, start, key);
+    if (add_node(g, start, key, is_won(&g->ru, start)) == NO_NODE) goto memory;
+    int full = max_states >= 0 && (long long)g->n >= max_states;
+    const char *failure;
+    for (size_t v = 0; v < g->n; v++) {
+        if ((v & 255) == 0 && PyErr_CheckSignals() < 0) return -1;
+        if (deadline >= 0 && now() > deadline) break;
+        if (g->flags[v] & F_WON) {
+            g->flags[v] |= F_EXPLORED;
+            continue;
+        }
+        uint8_t here[MAX_GRID_CELLS + 1];
+        memcpy(here, g->pos + v * g->klen, g->klen);
+        if (walk_phase(&g->walk, &g->ru, here, 0, &g->base, &failure) < 0) goto failed;
+        g->flags[v] |= F_WALKED;
+        int complete = 1;
+        g->first_edge[v] = (uint32_t)g->nedges;
+        prefetch_exits(g, &g->walk);
+        for (size_t i = 0; i < g->walk.nexits; i++) {
+            phase_exit *x = &g->walk.exits[i];
+            uint32_t child = find_hashed(g, x->key, x->hash);
+            if (child == NO_NODE) {
+                if (full) {
+                    complete = 0;
+                    continue;
+                }
+                child = add_node(g, x->pos, x->key, is_won(&g->ru, x->pos));
+                if (child == NO_NODE) goto memory;
+                full = max_states >= 0 && (long long)g->n >= max_states;
+            }
+            if (g->nedges >= UINT32_MAX - 1) {
+                failure = "more edges than the compiled graph holds";
+                goto failed;
+            }
+            if (grow((void **)&g->to, &g->cap_edges, g->nedges + 1, sizeof *g->to) < 0 ||
+                grow((void **)&g->line, &g->cap_line, g->nedges + 1, sizeof *g->line) < 0)
+                goto memory;
+            g->to[g->nedges] = child;
+            g->line[g->nedges++] = (uint8_t)x->line;
+        }
+        g->degree[v] = (uint32_t)(g->nedges - g->first_edge[v]);
+        if (complete) g->flags[v] |= F_EXPLORED;
+    }
+    return 0;
+failed:
+    if (failure) {
+        PyErr_SetString(PyExc_OverflowError, failure);
+        return -1;
+    }
+memory:
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* ---- edges, the figures ---- */
+
+typedef struct {
+    const graph_object *g;
+    uint32_t v;
+    size_t i, end, x;
+} edge_iter;
+
+static edge_iter edges_of(const graph_object *g, uint32_t v) {
+    return (edge_iter){g, v, g->first_edge[v], (size_t)g->first_edge[v] + g->degree[v], 0};
+}
+
+/* The next out-edge, in the order added: 1, or 0 when there is none left. */
+static int next_edge(edge_iter *it, uint32_t *to, int *line) {
+    const graph_object *g = it->g;
+    if (it->i < it->end) {
+        *to = g->to[it->i], *line = g->line[it->i];
+        it->i++;
+        return 1;
+    }
+    if (!(g->flags[it->v] & F_EXTRA)) return 0;
+    while (it->x < g->nextra) {
+        size_t k = it->x++;
+        if (g->extra_from[k] == it->v) {
+            *to = g->extra_to[k], *line = g->extra_line[k];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int has_edge(const graph_object *g, uint32_t v, uint32_t w) {
+    edge_iter it = edges_of(g, v);
+    uint32_t to;
+    int line;
+    while (next_edge(&it, &to, &line))
+        if (to == w) return 1;
+    return 0;
+}
+
+typedef struct {
+    big raise_r, raise_g;
+} scratch;
+
+/* dst += src in the fields [from, to] (SEQ is never raised), aligning the exponents. */
+static int mass_add(mass *dst, const mass *src, uint64_t base, int from, int to, scratch *s) {
+    if (!src->touched) return 0;
+    int raise;
+    if (mass_align(dst, src->e, base, &raise) < 0) return -1;
+    for (int f = from; f <= to; f++) {
+        if (f == SEQ || !raise) {
+            if (big_add(&dst->v[f], &src->v[f]) < 0) return -1;
+            continue;
+        }
+        if (big_copy(&s->raise_r, &src->v[f]) < 0 || big_mul_power(&s->raise_r, base, raise) < 0 ||
+            big_add(&dst->v[f], &s->raise_r) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A node's share `in` goes through a phase exit `x` (relative to the phase) into `dst`. */
+static int pass_through(mass *dst, const mass *in, const phase_exit *exit, uint64_t base, int cut, scratch *s) {
+    const mass *x = &exit->m;
+    int raise;
+    if (mass_align(dst, in->e + x->e, base, &raise) < 0 || big_mul_word_add(&dst->v[SEQ], &in->v[SEQ], exit->paths) < 0) return -1;
+    if (big_copy(&s->raise_r, &x->v[R_LOW]) < 0 || big_mul_power(&s->raise_r, base, raise) < 0 ||
+        big_copy(&s->raise_g, &x->v[G_LOW]) < 0 || big_mul_power(&s->raise_g, base, raise) < 0)
+        return -1;
+    if (big_mul_add(&dst->v[R_LOW], &in->v[R_LOW], &s->raise_r) < 0 || big_mul_add(&dst->v[G_LOW], &in->v[G_LOW], &s->raise_g) < 0)
+        return -1;
+    if (cut && (big_mul_add(&dst->v[R_HIGH], &in->v[R_HIGH], &s->raise_r) < 0 ||
+                big_mul_add(&dst->v[G_HIGH], &in->v[G_HIGH], &s->raise_g) < 0))
+        return -1;
+    return 0;
+}
+
+static PyObject *big_bytes(const big *a) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)a->n * 8);
+    if (!out) return NULL;
+    uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out);
+    for (uint32_t i = 0; i < a->n; i++)
+        for (int k = 0; k < 8; k++) b[8 * i + k] = (uint8_t)(a->w[i] >> (8 * k));
+    return out;
+}
+
+static int cards_left(const graph_object *g, uint32_t v) {
+    const uint8_t *p = g->pos + v * g->klen;
+    int n = g->ru.total - p[g->ru.cells];
+    for (int c = 0; c < g->ru.cells; c++) n += p[c] != GAP_CELL;
+    return n;
+}
+
+/* analysis.figures, all but the critical decisions (Python finds those along the
+ * shortest win): (base, exponent, sequences, random low, greedy low, random high,
+ * greedy high (the odds' numerators over base ** exponent, little-endian bytes), won
+ * states, dead ends, winning states, edges, can_win (a byte a node), shortest win's
+ * nodes). */
+static PyObject *graph_figures(PyObject *self, PyObject *unused) {
+    (void)unused;
+    graph_object *g = (graph_object *)self;
+    size_t n = g->n;
+    const char *failure = NULL;
+    uint32_t *order = NULL, *to_win = NULL, *kids = NULL;
+    size_t cap_kids = 0;
+    uint8_t *can_win = NULL;
+    mass **acc = NULL, total = {0};
+    scratch s = {0};
+    PyObject *out = NULL;
+    int cut = 0;
+    for (size_t v = 0; v < n; v++) {
+        if (!(g->flags[v] & F_EXPLORED)) cut = 1;
+        /* a node added with a winning line: its phase was never walked for the base */
+        if ((g->flags[v] & (F_EXTRA | F_WALKED | F_WON)) == F_EXTRA) {
+            if (walk_phase(&g->walk, &g->ru, g->pos + v * g->klen, 0, &g->base, &failure) < 0) goto failed;
+            g->flags[v] |= F_WALKED;
+        }
+    }
+    uint64_t base = g->base;
+    /* Every phase takes cards away: most cards left first is an order of the edges. */
+    order = malloc((n ? n : 1) * sizeof *order);
+    size_t first[MAX_DECK + 2] = {0};
+    if (!order) goto memory;
+    for (size_t v = 0; v < n; v++) first[MAX_DECK - cards_left(g, (uint32_t)v) + 1]++;
+    for (int b = 1; b <= MAX_DECK + 1; b++) first[b] += first[b - 1];
+    for (size_t v = 0; v < n; v++) order[first[MAX_DECK - cards_left(g, (uint32_t)v)]++] = (uint32_t)v;
+    acc = calloc(n ? n : 1, sizeof *acc);
+    if (!acc) goto memory;
+    if (n) {
+        acc[0] = calloc(1, sizeof(mass));
+        if (!acc[0]) goto memory;
+        acc[0]->touched = 1;
+        for (int f = SEQ; f <= (cut ? G_HIGH : G_LOW); f++)
+            if (big_set(&acc[0]->v[f], 1) < 0) goto memory;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if ((k & 4095) == 0 && PyErr_CheckSignals() < 0) goto done;
+        uint32_t v = order[k];
+        mass *m = acc[v];
+        if (!m) continue;
+        int flags = g->flags[v];
+        if (flags & F_WON) {
+            if (mass_add(&total, m, base, SEQ, cut ? G_HIGH : G_LOW, &s) < 0) goto memory;
+        } else {
+            if (!(flags & F_EXPLORED)) { /* unexplored: counted as won for the high bounds */
+                if (mass_add(&total, m, base, R_HIGH, G_HIGH, &s) < 0) goto memory;
+                m->v[R_HIGH].n = m->v[G_HIGH].n = 0;
+            }
+            edge_iter it = edges_of(g, v);
+            uint32_t w;
+            int line;
+            if (next_edge(&it, &w, &line)) {
+                if (walk_phase(&g->walk, &g->ru, g->pos + v * g->klen, base, NULL, &failure) < 0) goto failed;
+                /* An explored node's edges are its phase's exits, in order. */
+                size_t nexits = g->walk.nexits;
+                int whole = (flags & F_EXPLORED) && nexits == g->degree[v];
+                if (nexits > cap_kids) {
+                    uint32_t *grown = realloc(kids, nexits * sizeof *kids);
+                    if (!grown) goto memory;
+                    kids = grown, cap_kids = nexits;
+                }
+                if (!whole) prefetch_exits(g, &g->walk);
+                for (size_t i = 0; i < nexits; i++) {
+                    phase_exit *x = &g->walk.exits[i];
+                    uint32_t child = whole ? g->to[g->first_edge[v] + i] : find_hashed(g, x->key, x->hash);
+                    if (child != NO_NODE && !whole && !has_edge(g, v, child)) child = NO_NODE;
+                    kids[i] = child;
+                    if (child != NO_NODE) __builtin_prefetch(&acc[child]);
+                }
+                /* The children's shares are all over memory: ask for them before adding. */
+                for (size_t i = 0; i < nexits; i++) {
+                    mass *to = kids[i] == NO_NODE ? NULL : acc[kids[i]];
+                    if (to) __builtin_prefetch(to), __builtin_prefetch((char *)to + 64);
+                }
+                for (size_t i = 0; i < nexits; i++) {
+                    mass *to = kids[i] == NO_NODE ? NULL : acc[kids[i]];
+                    if (to)
+                        for (int f = SEQ; f <= G_LOW; f++) __builtin_prefetch(to->v[f].w);
+                }
+                for (size_t i = 0; i < nexits; i++) {
+                    uint32_t child = kids[i];
+                    if (child == NO_NODE) continue;
+                    if (!acc[child] && !(acc[child] = calloc(1, sizeof(mass)))) goto memory;
+                    if (pass_through(acc[child], m, &g->walk.exits[i], base, cut, &s) < 0) goto memory;
+                }
+            }
+        }
+        mass_free(m);
+        free(m);
+        acc[v] = NULL;
+    }
+    /* Backwards: from where a win can still be reached, and in how few primitive moves. */
+    to_win = malloc((n ? n : 1) * sizeof *to_win);
+    can_win = calloc(n ? n : 1, 1);
+    if (!to_win || !can_win) goto memory;
+    long long won_states = 0, dead_ends = 0, winning_states = 0;
+    for (size_t k = n; k-- > 0;) {
+        uint32_t v = order[k], w;
+        int line, degree = 0;
+        to_win[v] = FAR;
+        if (g->flags[v] & F_WON) {
+            can_win[v] = 1, to_win[v] = 0;
+            won_states++, winning_states++;
+            continue;
+        }
+        edge_iter it = edges_of(g, v);
+        while (next_edge(&it, &w, &line)) {
+            degree++;
+            can_win[v] |= can_win[w];
+            if (to_win[w] != FAR && line + to_win[w] < to_win[v]) to_win[v] = line + to_win[w];
+        }
+        winning_states += can_win[v];
+        dead_ends += !degree && (g->flags[v] & F_EXPLORED);
+    }
+    PyObject *path = PyList_New(0);
+    if (!path) goto done;
+    if (n && to_win[0] != FAR) {
+        uint32_t v = 0;
+        while (1) {
+            PyObject *id = PyLong_FromUnsignedLong(v);
+            if (!id || PyList_Append(path, id) < 0) {
+                Py_XDECREF(id);
+                goto path_failed;
+            }
+            Py_DECREF(id);
+            if (!to_win[v]) break;
+            edge_iter it = edges_of(g, v);
+            uint32_t w;
+            int line;
+            while (next_edge(&it, &w, &line))
+                if (to_win[w] != FAR && line + to_win[w] == to_win[v]) break;
+            v = w;
+        }
+    }
+    PyObject *nums[5] = {NULL};
+    int ok = 1;
+    for (int f = SEQ; f <= G_HIGH; f++) {
+        int from = cut || f < R_HIGH ? f : f - 2; /* a whole graph: high bounds are the low ones */
+        nums[f] = big_bytes(&total.v[from]);
+        ok = ok && nums[f];
+    }
+    PyObject *marks = PyBytes_FromStringAndSize((const char *)can_win, (Py_ssize_t)n);
+    if (ok && marks)
+        out = Py_BuildValue("(KiNNNNNLLLnNN)", (unsigned long long)base, total.e, nums[0], nums[1], nums[2], nums[3], nums[4],
+                            won_states, dead_ends, winning_states, (Py_ssize_t)(g->nedges + g->nextra), marks, path);
+    else {
+        for (int f = 0; f < 5; f++) Py_XDECREF(nums[f]);
+        Py_XDECREF(marks);
+        Py_DECREF(path);
+    }
+    goto done;
+path_failed:
+    Py_DECREF(path);
+    goto done;
+failed:
+    if (failure) {
+        PyErr_SetString(PyExc_OverflowError, failure);
+        goto done;
+    }
+memory:
+    PyErr_NoMemory();
+done:
+    if (acc)
+        for (size_t v = 0; v < n; v++)
+            if (acc[v]) mass_free(acc[v]), free(acc[v]);
+    free(acc), free(order), free(to_win), free(can_win), free(kids);
+    mass_free(&total);
+    big_free(&s.raise_r), big_free(&s.raise_g);
+    return out;
+}
+
+/* ---- the Python object ---- */
+
+static void graph_dealloc(PyObject *self) {
+    graph_object *g = (graph_object *)self;
+    free(g->keys), free(g->pos), free(g->flags), free(g->first_edge), free(g->degree), free(g->slot);
+    free(g->to), free(g->line), free(g->extra_from), free(g->extra_to), free(g->extra_line);
+    walk_free(&g->walk);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static Py_ssize_t graph_len(PyObject *self) { return (Py_ssize_t)((graph_object *)self)->n; }
+
+static int node_arg(graph_object *g, PyObject *arg, uint32_t *v) {
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (i == -1 && PyErr_Occurred()) return -1;
+    if (i < 0 || (size_t)i >= g->n) {
+        PyErr_SetString(PyExc_IndexError, "no such state in the graph");
+        return -1;
+    }
+    *v = (uint32_t)i;
+    return 0;
+}
+
+static PyObject *node_bytes(graph_object *g, const uint8_t *at) {
+    return Py_BuildValue("(y#i)", (const char *)at, (Py_ssize_t)g->ru.cells, (int)at[g->ru.cells]);
+}
+
+static PyObject *graph_position(PyObject *self, PyObject *arg) {
+    graph_object *g = (graph_object *)self;
+    uint32_t v;
+    if (node_arg(g, arg, &v) < 0) return NULL;
+    return node_bytes(g, g->pos + v * g->klen);
+}
+
+static PyObject *graph_key(PyObject *self, PyObject *arg) {
+    graph_object *g = (graph_object *)self;
+    uint32_t v;
+    if (node_arg(g, arg, &v) < 0) return NULL;
+    return node_bytes(g, g->keys + v * g->klen);
+}
+
+static PyObject *flags_bytes(graph_object *g, int flag, int want) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)g->n);
+    if (!out) return NULL;
+    uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out);
+    for (size_t v = 0; v < g->n; v++) b[v] = ((g->flags[v] & flag) != 0) == want;
+    return out;
+}
+
+static PyObject *graph_won(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return flags_bytes((graph_object *)self, F_WON, 1);
+}
+
+static PyObject *graph_frontier(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return flags_bytes((graph_object *)self, F_EXPLORED, 0);
+}
+
+static PyObject *graph_edge_count(PyObject *self, PyObject *unused) {
+    (void)unused;
+    graph_object *g = (graph_object *)self;
+    return PyLong_FromSize_t(g->nedges + g->nextra);
+}
+
+static PyObject *graph_successors(PyObject *self, PyObject *arg) {
+    graph_object *g = (graph_object *)self;
+    uint32_t v, w;
+    int line;
+    if (node_arg(g, arg, &v) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    edge_iter it = edges_of(g, v);
+    while (out && next_edge(&it, &w, &line)) {
+        PyObject *id = PyLong_FromUnsignedLong(w);
+        if (!id || PyList_Append(out, id) < 0) Py_CLEAR(out);
+        Py_XDECREF(id);
+    }
+    return out;
+}
+
+/* The node with this key (the ranks on the grid, the stock), or None. */
+static PyObject *graph_index(PyObject *self, PyObject *args) {
+    graph_object *g = (graph_object *)self;
+    Py_buffer ranks;
+    int stock;
+    if (!PyArg_ParseTuple(args, "y*i", &ranks, &stock)) return NULL;
+    uint32_t v = NO_NODE;
+    if (ranks.len == g->ru.cells && stock >= 0 && stock <= g->ru.total) {
+        uint8_t key[MAX_GRID_CELLS + 1];
+        memcpy(key, ranks.buf, (size_t)ranks.len);
+        key[g->ru.cells] = (uint8_t)stock;
+        v = find_node(g, key);
+    }
+    PyBuffer_Release(&ranks);
+    if (v == NO_NODE) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLong(v);
+}
+
+/* Cells holding cards dealt (below the stock's top card), each once, or gaps. */
+static int position_readable(const rules *ru, const uint8_t *cells, size_t len, int stock) {
+    uint8_t seen[MAX_DECK] = {0};
+    if (len != (size_t)ru->cells || stock < ru->cells || stock > ru->total) return 0;
+    for (size_t c = 0; c < len; c++) {
+        if (cells[c] == GAP_CELL) continue;
+        if (cells[c] >= stock || seen[cells[c]]++) return 0;
+    }
+    return 1;
+}
+
+/* Add a position (deal indices, GAP_CELL for a gap) as a node left unexplored unless won. */
+static PyObject *graph_add_node(PyObject *self, PyObject *args) {
+    graph_object *g = (graph_object *)self;
+    Py_buffer cells;
+    int stock;
+    if (!PyArg_ParseTuple(args, "y*i", &cells, &stock)) return NULL;
+    uint8_t at[MAX_GRID_CELLS + 1], key[MAX_GRID_CELLS + 1];
+    int ok = position_readable(&g->ru, cells.buf, (size_t)cells.len, stock);
+    if (ok) memcpy(at, cells.buf, (size_t)cells.len);
+    PyBuffer_Release(&cells);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a position of this deal");
+        return NULL;
+    }
+    at[g->ru.cells] = (uint8_t)stock;
+    key_of(&g->ru, at, key);
+    if (find_node(g, key) != NO_NODE) {
+        PyErr_SetString(PyExc_ValueError, "the graph holds that state already");
+        return NULL;
+    }
+    int won = is_won(&g->ru, at);
+    uint32_t v = add_node(g, at, key, won);
+    if (v == NO_NODE) return PyErr_NoMemory();
+    if (won) g->flags[v] |= F_EXPLORED;
+    return PyLong_FromUnsignedLong(v);
+}
+
+static PyObject *graph_add_edge(PyObject *self, PyObject *args) {
+    graph_object *g = (graph_object *)self;
+    PyObject *from, *to;
+    int line;
+    uint32_t v, w;
+    if (!PyArg_ParseTuple(args, "OOi", &from, &to, &line) || node_arg(g, from, &v) < 0 || node_arg(g, to, &w) < 0) return NULL;
+    if (line < 1 || line > 255 || has_edge(g, v, w)) {
+        PyErr_SetString(PyExc_ValueError, line < 1 || line > 255 ? "an edge's line has 1 to 255 moves" : "the graph has that edge");
+        return NULL;
+    }
+    size_t cap_to = g->cap_extra, cap_line = g->cap_extra;
+    if (grow((void **)&g->extra_from, &g->cap_extra, g->nextra + 1, sizeof *g->extra_from) < 0 ||
+        grow((void **)&g->extra_to, &cap_to, g->nextra + 1, sizeof *g->extra_to) < 0 ||
+        grow((void **)&g->extra_line, &cap_line, g->nextra + 1, sizeof *g->extra_line) < 0)
+        return PyErr_NoMemory();
+    g->extra_from[g->nextra] = v, g->extra_to[g->nextra] = w, g->extra_line[g->nextra] = (uint8_t)line;
+    g->nextra++;
+    g->flags[v] |= F_EXTRA;
+    Py_RETURN_NONE;
+}
+
+static PyObject *graph_has_edge(PyObject *self, PyObject *args) {
+    graph_object *g = (graph_object *)self;
+    PyObject *from, *to;
+    uint32_t v, w;
+    if (!PyArg_ParseTuple(args, "OO", &from, &to) || node_arg(g, from, &v) < 0 || node_arg(g, to, &w) < 0) return NULL;
+    return PyBool_FromLong(has_edge(g, v, w));
+}
+
+static PyMethodDef graph_methods[] = {
+    {"position", graph_position, METH_O, "A node's position: (deal index in each cell, 255 for a gap; the stock's top card)."},
+    {"key", graph_key, METH_O, "A node's key: (the ranks on the grid, 0 for a gap; the stock's top card)."},
+    {"index", graph_index, METH_VARARGS, "index(ranks, stock): the node with this key, or None."},
+    {"won", graph_won, METH_NOARGS, "A byte a node: 1 where it is won."},
+    {"frontier", graph_frontier, METH_NOARGS, "A byte a node: 1 where it was left unexplored."},
+    {"edge_count", graph_edge_count, METH_NOARGS, "How many edges the graph has."},
+    {"successors", graph_successors, METH_O, "A node's out-neighbours, in the order their edges were added."},
+    {"add_node", graph_add_node, METH_VARARGS, "add_node(cells, stock): a new node, unexplored unless won; its number."},
+    {"add_edge", graph_add_edge, METH_VARARGS, "add_edge(v, w, line): an edge whose exit's line has `line` moves."},
+    {"has_edge", graph_has_edge, METH_VARARGS, "has_edge(v, w)"},
+    {"figures", graph_figures, METH_NOARGS, "The figures of wedlock.analysis, computed over the arrays (see graph.c)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods graph_sequence = {.sq_length = graph_len};
+
+PyTypeObject graph_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "wedlock._core.MonteCarloGraph",
+    .tp_basicsize = sizeof(graph_object),
+    .tp_dealloc = graph_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The state graph of a Monte Carlo deal, in arrays (made by graph_montecarlo).",
+    .tp_methods = graph_methods,
+    .tp_as_sequence = &graph_sequence,
+};
+
+PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *names[] = {"rank_of", "rows", "cols", "thirteens", "strict", "columns", "cells", "stock", "max_states", "seconds", NULL};
+    Py_buffer rank_of, cells;
+    int rows, cols, thirteens, strict, columns, stock;
+    long long max_states;
+    double seconds;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*iipppy*iLd", names, &rank_of, &rows, &cols, &thirteens, &strict, &columns,
+                                     &cells, &stock, &max_states, &seconds))
+        return NULL;
+    graph_object *g = NULL;
+    int ok = rows >= 1 && cols >= 1 && rows * cols <= MAX_GRID_CELLS && rank_of.len >= rows * cols && rank_of.len <= MAX_DECK;
+    for (Py_ssize_t i = 0; ok && i < rank_of.len; i++) ok = ((uint8_t *)rank_of.buf)[i] >= 1 && ((uint8_t *)rank_of.buf)[i] <= 13;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a Monte Carlo deal the compiled graph can hold");
+        goto done;
+    }
+    g = PyObject_New(graph_object, &graph_type);
+    if (!g) goto done;
+    memset((char *)g + sizeof(PyObject), 0, sizeof *g - sizeof(PyObject));
+    rules *ru = &g->ru;
+    ru->rows = rows, ru->cols = cols, ru->cells = rows * cols, ru->total = (int)rank_of.len;
+    ru->thirteens = thirteens, ru->strict = strict, ru->columns = columns;
+    memcpy(ru->rank_of, rank_of.buf, (size_t)rank_of.len);
+    for (int c = 0; c < ru->cells; c++) {
+        int r = c / cols, col = c % cols;
+        static const int steps[4][2] = {{0, 1}, {1, -1}, {1, 0}, {1, 1}};
+        for (int k = 0; k < 4; k++) {
+            int rr = r + steps[k][0], cc = col + steps[k][1];
+            if (rr >= 0 && rr < rows && cc >= 0 && cc < cols) ru->neighbours[c][ru->nneighbours[c]++] = (uint8_t)(rr * cols + cc);
+        }
+    }
+    g->klen = (size_t)ru->cells + 1;
+    g->base = 1;
+    if (!position_readable(ru, cells.buf, (size_t)cells.len, stock)) {
+        PyErr_SetString(PyExc_ValueError, "not a position of this deal");
+        Py_CLEAR(g);
+        goto done;
+    }
+    uint8_t start[MAX_GRID_CELLS + 1];
+    memcpy(start, cells.buf, (size_t)cells.len);
+    start[ru->cells] = (uint8_t)stock;
+    if (build(g, start, max_states, seconds) < 0) Py_CLEAR(g);
+done:
+    PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
+    return (PyObject *)g;
+}
