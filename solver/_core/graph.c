@@ -51,7 +51,9 @@ typedef struct {
 enum { SEQ, R_LOW, G_LOW, R_HIGH, G_HIGH };
 
 typedef struct {
-    uint8_t key[MAX_GRID_CELLS + 1], pos[MAX_GRID_CELLS + 1];
+    uint8_t key[MAX_GRID_CELLS + 1];
+    uint32_t mask;     /* the cells emptied on the way, first reached */
+    int consolidated;  /* whether it ends the phase (else the game stops there) */
     int line;
     uint64_t hash;  /* of the key */
     uint64_t paths; /* the primitive move sequences reaching it */
@@ -69,16 +71,17 @@ typedef struct {
     size_t count, cap;
     uint32_t *step_to;
     size_t nsteps, cap_steps;
-    /* mask -> index, open addressing, stamped per phase */
+    /* mask -> index, open addressing over the first `mask_slots` of `cap_slots`, stamped:
+     * a table the size of the phase at hand, never cleared */
     uint32_t *slot_mask, *slot_index, *slot_stamp;
-    size_t slots;
-    uint32_t stamp;
+    size_t mask_slots, cap_slots;
+    uint32_t stamp, mask_stamp;
     size_t *sorted;
     size_t cap_sorted;
     phase_exit *exits;
     size_t nexits, cap_exits;
-    uint32_t *exit_slot, *exit_stamp; /* key -> exit, open addressing, stamped per phase */
-    size_t exit_slots;
+    uint32_t *exit_slot, *exit_stamp; /* key -> exit, the same way */
+    size_t exit_slots, cap_exit_slots;
     big share_r, share_g;
 } phase_walk;
 
@@ -225,64 +228,83 @@ static int walk_reserve(phase_walk *w, size_t need) {
 
 static inline size_t mask_hash(uint32_t mask, size_t slots) { return (size_t)((mask * 0x9e3779b1u) >> 7) & (slots - 1); }
 
-/* The index of `mask` among the phase's masks, adding it when new (-1: no memory). */
-static long find_mask(phase_walk *w, uint32_t mask, int *added) {
-    if (w->count * 2 >= w->slots) {
-        size_t slots = w->slots ? w->slots * 2 : 1024;
-        uint32_t *sm = calloc(slots, sizeof *sm), *si = calloc(slots, sizeof *si), *ss = calloc(slots, sizeof *ss);
+/* Make the mask table `slots` wide (a power of two) and put the phase's masks back in
+ * under a new stamp. */
+static int mask_table(phase_walk *w, size_t slots) {
+    if (slots > w->cap_slots) {
+        uint32_t *sm = malloc(slots * sizeof *sm), *si = malloc(slots * sizeof *si), *ss = calloc(slots, sizeof *ss);
         if (!sm || !si || !ss) {
             free(sm), free(si), free(ss);
             return -1;
         }
         free(w->slot_mask), free(w->slot_index), free(w->slot_stamp);
-        w->slot_mask = sm, w->slot_index = si, w->slot_stamp = ss, w->slots = slots;
-        for (size_t i = 0; i < w->count; i++) {
-            size_t h = mask_hash(w->mask[i], slots);
-            while (ss[h] == w->stamp) h = (h + 1) & (slots - 1);
-            ss[h] = w->stamp, sm[h] = w->mask[i], si[h] = (uint32_t)i;
-        }
+        w->slot_mask = sm, w->slot_index = si, w->slot_stamp = ss, w->cap_slots = slots;
     }
-    size_t h = mask_hash(mask, w->slots);
-    while (w->slot_stamp[h] == w->stamp) {
+    if (++w->mask_stamp == 0) {
+        memset(w->slot_stamp, 0, w->cap_slots * sizeof *w->slot_stamp);
+        w->mask_stamp = 1;
+    }
+    w->mask_slots = slots;
+    for (size_t i = 0; i < w->count; i++) {
+        size_t h = mask_hash(w->mask[i], slots);
+        while (w->slot_stamp[h] == w->mask_stamp) h = (h + 1) & (slots - 1);
+        w->slot_stamp[h] = w->mask_stamp, w->slot_mask[h] = w->mask[i], w->slot_index[h] = (uint32_t)i;
+    }
+    return 0;
+}
+
+/* The index of `mask` among the phase's masks, adding it when new (-1: no memory). */
+static long find_mask(phase_walk *w, uint32_t mask, int *added) {
+    if (w->count * 2 >= w->mask_slots && mask_table(w, w->mask_slots * 2) < 0) return -1;
+    size_t h = mask_hash(mask, w->mask_slots);
+    while (w->slot_stamp[h] == w->mask_stamp) {
         if (w->slot_mask[h] == mask) {
             *added = 0;
             return w->slot_index[h];
         }
-        h = (h + 1) & (w->slots - 1);
+        h = (h + 1) & (w->mask_slots - 1);
     }
     if (walk_reserve(w, w->count + 1) < 0) return -1;
-    w->slot_stamp[h] = w->stamp, w->slot_mask[h] = mask, w->slot_index[h] = (uint32_t)w->count;
+    w->slot_stamp[h] = w->mask_stamp, w->slot_mask[h] = mask, w->slot_index[h] = (uint32_t)w->count;
     w->mask[w->count] = mask;
     *added = 1;
     return (long)w->count++;
 }
 
-/* The exit with this position's key, added when new, with the position and line length
- * it is first reached by. */
-static phase_exit *exit_for(phase_walk *w, const rules *ru, const uint8_t *pos, int line) {
-    size_t klen = (size_t)ru->cells + 1;
-    uint8_t key[MAX_GRID_CELLS + 1];
-    key_of(ru, pos, key);
-    if (w->nexits * 2 >= w->exit_slots) {
-        size_t slots = w->exit_slots ? w->exit_slots * 2 : 256;
+/* Make the exit table `slots` wide and put the phase's exits back under a new stamp. */
+static int exit_table(phase_walk *w, size_t slots) {
+    if (slots > w->cap_exit_slots) {
         uint32_t *s = malloc(slots * sizeof *s), *st = calloc(slots, sizeof *st);
         if (!s || !st) {
             free(s), free(st);
-            return NULL;
-        }
-        for (size_t i = 0; i < w->nexits; i++) {
-            size_t h = w->exits[i].hash & (slots - 1);
-            while (st[h] == w->stamp) h = (h + 1) & (slots - 1);
-            s[h] = (uint32_t)i, st[h] = w->stamp;
+            return -1;
         }
         free(w->exit_slot), free(w->exit_stamp);
-        w->exit_slot = s, w->exit_stamp = st, w->exit_slots = slots;
+        w->exit_slot = s, w->exit_stamp = st, w->cap_exit_slots = slots;
     }
+    if (++w->stamp == 0) {
+        memset(w->exit_stamp, 0, w->cap_exit_slots * sizeof *w->exit_stamp);
+        w->stamp = 1;
+    }
+    w->exit_slots = slots;
+    for (size_t i = 0; i < w->nexits; i++) {
+        size_t h = w->exits[i].hash & (slots - 1);
+        while (w->exit_stamp[h] == w->stamp) h = (h + 1) & (slots - 1);
+        w->exit_slot[h] = (uint32_t)i, w->exit_stamp[h] = w->stamp;
+    }
+    return 0;
+}
+
+/* The exit with this key, added when new, as it is first reached: the cells emptied, by a
+ * consolidation or not, in `line` moves. */
+static phase_exit *exit_for(phase_walk *w, const rules *ru, const uint8_t *key, uint32_t mask, int consolidated, int line) {
+    size_t klen = (size_t)ru->cells + 1;
+    if (w->nexits * 2 >= w->exit_slots && exit_table(w, w->exit_slots * 2) < 0) return NULL;
     uint64_t hash = hash_bytes(key, klen);
     size_t h = hash & (w->exit_slots - 1);
     while (w->exit_stamp[h] == w->stamp) {
         phase_exit *x = &w->exits[w->exit_slot[h]];
-        if (!memcmp(x->key, key, klen)) return x;
+        if (x->hash == hash && !memcmp(x->key, key, klen)) return x;
         h = (h + 1) & (w->exit_slots - 1);
     }
     if (w->nexits == w->cap_exits) {
@@ -295,7 +317,7 @@ static phase_exit *exit_for(phase_walk *w, const rules *ru, const uint8_t *pos, 
     phase_exit *x = &w->exits[w->nexits];
     w->exit_slot[h] = (uint32_t)w->nexits++, w->exit_stamp[h] = w->stamp;
     memcpy(x->key, key, klen);
-    memcpy(x->pos, pos, klen);
+    x->mask = mask, x->consolidated = consolidated;
     x->line = line, x->hash = hash;
     x->paths = 0;
     mass_clear(&x->m);
@@ -305,9 +327,9 @@ static phase_exit *exit_for(phase_walk *w, const rules *ru, const uint8_t *pos, 
 enum { NO_MEMORY = -1, TOO_MANY_PATHS = -2 };
 
 /* Add a share reaching an exit: n paths, random r and greedy g over L ** e. */
-static int leave(phase_walk *w, const rules *ru, const uint8_t *pos, int line, uint64_t base, uint64_t n, const big *r,
-                 const big *g, int e, int with_mass) {
-    phase_exit *x = exit_for(w, ru, pos, line);
+static int leave(phase_walk *w, const rules *ru, const uint8_t *key, uint32_t mask, int consolidated, int line, uint64_t base,
+                 uint64_t n, const big *r, const big *g, int e, int with_mass) {
+    phase_exit *x = exit_for(w, ru, key, mask, consolidated, line);
     if (!x) return NO_MEMORY;
     if (!with_mass) return 0;
     if (__builtin_add_overflow(x->paths, n, &x->paths)) return TOO_MANY_PATHS;
@@ -348,6 +370,45 @@ static void empty_cells(const rules *ru, const uint8_t *pos, uint32_t mask, uint
     for (; mask; mask &= mask - 1) out[__builtin_ctz(mask)] = GAP_CELL;
 }
 
+/* The key of the phase start `ranks` (its key) with the cells in `mask` emptied. */
+static void emptied_key(const rules *ru, const uint8_t *ranks, uint32_t mask, uint8_t *key) {
+    memcpy(key, ranks, (size_t)ru->cells + 1);
+    for (; mask; mask &= mask - 1) key[__builtin_ctz(mask)] = 0;
+}
+
+/* The key after consolidating the phase start `ranks` with only the cells in `occupied`
+ * left: Table.consolidate over ranks (a gap's rank is 0), without a branch a cell. */
+static void consolidated_key(const rules *ru, const uint8_t *ranks, uint32_t occupied, uint8_t *key) {
+    int size = ru->cells, cols = ru->cols, stock = ranks[size];
+    if (ru->columns) {
+        for (int col = 0; col < cols; col++) {
+            int row = 0;
+            for (int c = col; c < size; c += cols) {
+                key[row * cols + col] = ranks[c];
+                row += occupied >> c & 1;
+            }
+            for (int c = row * cols + col; c < size; c += cols) key[c] = 0;
+        }
+        for (int i = 0; i < size && stock < ru->total; i++)
+            if (!key[i]) key[i] = ru->rank_of[stock++];
+    } else {
+        int k = 0;
+        for (int c = 0; c < size; c++) {
+            key[k] = ranks[c];
+            k += occupied >> c & 1;
+        }
+        for (; k < size; k++) key[k] = stock < ru->total ? ru->rank_of[stock++] : 0;
+    }
+    key[size] = (uint8_t)stock;
+}
+
+/* An exit's position (deal indices), from the phase start's. */
+static void exit_position(const rules *ru, const uint8_t *start, const phase_exit *x, uint8_t *out) {
+    uint8_t inner[MAX_GRID_CELLS + 1];
+    empty_cells(ru, start, x->mask, x->consolidated ? inner : out);
+    if (x->consolidated) consolidate(ru, inner, out);
+}
+
 /* Table.can_consolidate on the phase start's cards less those in `gone`. */
 static int may_consolidate(const rules *ru, uint32_t occupied, int stock_left) {
     uint32_t full = ru->cells == 32 ? UINT32_MAX : (1u << ru->cells) - 1, gaps = full & ~occupied;
@@ -380,11 +441,7 @@ static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64
         if (pos[c] != GAP_CELL) occupied |= 1u << c;
     int stock_left = pos[ru->cells] < ru->total, with_mass = base != 0;
     w->count = 0, w->nexits = 0, w->nsteps = 0;
-    if (++w->stamp == 0) { /* the stamps wrapped: clear them */
-        if (w->slot_stamp) memset(w->slot_stamp, 0, w->slots * sizeof *w->slot_stamp);
-        if (w->exit_stamp) memset(w->exit_stamp, 0, w->exit_slots * sizeof *w->exit_stamp);
-        w->stamp = 1;
-    }
+    if (mask_table(w, 64) < 0 || exit_table(w, 64) < 0) return -1; /* empty, small, and they grow */
     int added;
     if (find_mask(w, 0, &added) < 0) return -1;
     w->level[0] = 0;
@@ -421,7 +478,8 @@ static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64
         if (big_set(&w->r[0], 1) < 0 || big_set(&w->g[0], 1) < 0) return -1;
     }
     static const big none = {NULL, 0, 0};
-    uint8_t inner[MAX_GRID_CELLS + 1], after[MAX_GRID_CELLS + 1];
+    uint8_t ranks[MAX_GRID_CELLS + 1], key[MAX_GRID_CELLS + 1];
+    key_of(ru, pos, ranks);
     for (size_t s = 0; s < w->count; s++) {
         size_t i = w->sorted[s];
         uint32_t mask = w->mask[i];
@@ -430,8 +488,8 @@ static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64
         uint64_t greedy_moves = (uint64_t)(free_moves ? free_moves : 1);
         if (!moves) {
             if (mask) {
-                empty_cells(ru, pos, mask, inner);
-                int rc = leave(w, ru, inner, level, base, w->paths[i], &w->r[i], &w->g[i], level, with_mass);
+                emptied_key(ru, ranks, mask, key);
+                int rc = leave(w, ru, key, mask, 0, level, base, w->paths[i], &w->r[i], &w->g[i], level, with_mass);
                 if (rc < 0) return walk_failed(rc, failure);
             }
             continue;
@@ -461,9 +519,8 @@ static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64
             }
         }
         if (cons) {
-            empty_cells(ru, pos, mask, inner);
-            consolidate(ru, inner, after);
-            int rc = leave(w, ru, after, level + 1, base, w->paths[i], &w->share_r, free_moves ? &none : &w->share_g, level + 1, with_mass);
+            consolidated_key(ru, ranks, occupied & ~mask, key);
+            int rc = leave(w, ru, key, mask, 1, level + 1, base, w->paths[i], &w->share_r, free_moves ? &none : &w->share_g, level + 1, with_mass);
             if (rc < 0) return walk_failed(rc, failure);
         }
     }
@@ -589,10 +646,10 @@ static double now(void) {
 static int build(graph_object *g, const uint8_t *start, long long max_states, double seconds) {
     double deadline = seconds < 0 ? -1 : now() + seconds;
     uint8_t key[MAX_GRID_CELLS + 1];
+    const char *failure = NULL;
     key_of(&g->ru, start, key);
     if (add_node(g, start, key, is_won(&g->ru, start)) == NO_NODE) goto memory;
     int full = max_states >= 0 && (long long)g->n >= max_states;
-    const char *failure;
     for (size_t v = 0; v < g->n; v++) {
         if ((v & 255) == 0 && PyErr_CheckSignals() < 0) return -1;
         if (deadline >= 0 && now() > deadline) break;
@@ -600,22 +657,23 @@ static int build(graph_object *g, const uint8_t *start, long long max_states, do
             g->flags[v] |= F_EXPLORED;
             continue;
         }
-        uint8_t here[MAX_GRID_CELLS + 1];
-        memcpy(here, g->pos + v * g->klen, g->klen);
-        if (walk_phase(&g->walk, &g->ru, here, 0, &g->base, &failure) < 0) goto failed;
+        phase_walk *walk = &g->walk;
+        if (walk_phase(walk, &g->ru, g->pos + v * g->klen, 0, &g->base, &failure) < 0) goto failed;
         g->flags[v] |= F_WALKED;
         int complete = 1;
         g->first_edge[v] = (uint32_t)g->nedges;
-        prefetch_exits(g, &g->walk);
-        for (size_t i = 0; i < g->walk.nexits; i++) {
-            phase_exit *x = &g->walk.exits[i];
+        prefetch_exits(g, walk);
+        for (size_t i = 0; i < walk->nexits; i++) {
+            phase_exit *x = &walk->exits[i];
             uint32_t child = find_hashed(g, x->key, x->hash);
             if (child == NO_NODE) {
                 if (full) {
                     complete = 0;
                     continue;
                 }
-                child = add_node(g, x->pos, x->key, is_won(&g->ru, x->pos));
+                uint8_t after[MAX_GRID_CELLS + 1];
+                exit_position(&g->ru, g->pos + v * g->klen, x, after);
+                child = add_node(g, after, x->key, is_won(&g->ru, after));
                 if (child == NO_NODE) goto memory;
                 full = max_states >= 0 && (long long)g->n >= max_states;
             }
@@ -720,6 +778,45 @@ static int pass_through(mass *dst, const mass *in, const phase_exit *exit, uint6
     return 0;
 }
 
+/* Node v's shares `m` go through the exits of its phase (`walk`) into its children's. */
+static int spread(graph_object *g, uint32_t v, const mass *m, const phase_walk *walk, mass **acc, uint64_t base, int cut, scratch *s,
+                  uint32_t **kids_io, size_t *cap_kids) {
+    /* An explored node's edges are its phase's exits, in order. */
+    size_t nexits = walk->nexits;
+    int whole = (g->flags[v] & F_EXPLORED) && nexits == g->degree[v];
+    if (nexits > *cap_kids) {
+        uint32_t *grown = realloc(*kids_io, nexits * sizeof *grown);
+        if (!grown) return -1;
+        *kids_io = grown, *cap_kids = nexits;
+    }
+    uint32_t *kids = *kids_io;
+    if (!whole) prefetch_exits(g, walk);
+    for (size_t i = 0; i < nexits; i++) {
+        const phase_exit *x = &walk->exits[i];
+        uint32_t child = whole ? g->to[g->first_edge[v] + i] : find_hashed(g, x->key, x->hash);
+        if (child != NO_NODE && !whole && !has_edge(g, v, child)) child = NO_NODE;
+        kids[i] = child;
+        if (child != NO_NODE) __builtin_prefetch(&acc[child]);
+    }
+    /* The children's shares are all over memory: ask for them before adding. */
+    for (size_t i = 0; i < nexits; i++) {
+        mass *to = kids[i] == NO_NODE ? NULL : acc[kids[i]];
+        if (to) __builtin_prefetch(to), __builtin_prefetch((char *)to + 64);
+    }
+    for (size_t i = 0; i < nexits; i++) {
+        mass *to = kids[i] == NO_NODE ? NULL : acc[kids[i]];
+        if (to)
+            for (int f = SEQ; f <= G_LOW; f++) __builtin_prefetch(to->v[f].w);
+    }
+    for (size_t i = 0; i < nexits; i++) {
+        uint32_t child = kids[i];
+        if (child == NO_NODE) continue;
+        if (!acc[child] && !(acc[child] = calloc(1, sizeof(mass)))) return -1;
+        if (pass_through(acc[child], m, &walk->exits[i], base, cut, s) < 0) return -1;
+    }
+    return 0;
+}
+
 static PyObject *big_bytes(const big *a) {
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)a->n * 8);
     if (!out) return NULL;
@@ -780,10 +877,10 @@ static PyObject *graph_figures(PyObject *self, PyObject *unused) {
     }
     for (size_t k = 0; k < n; k++) {
         if ((k & 4095) == 0 && PyErr_CheckSignals() < 0) goto done;
-        uint32_t v = order[k];
+        uint32_t v = order[k], w;
         mass *m = acc[v];
         if (!m) continue;
-        int flags = g->flags[v];
+        int flags = g->flags[v], line;
         if (flags & F_WON) {
             if (mass_add(&total, m, base, SEQ, cut ? G_HIGH : G_LOW, &s) < 0) goto memory;
         } else {
@@ -792,42 +889,9 @@ static PyObject *graph_figures(PyObject *self, PyObject *unused) {
                 m->v[R_HIGH].n = m->v[G_HIGH].n = 0;
             }
             edge_iter it = edges_of(g, v);
-            uint32_t w;
-            int line;
             if (next_edge(&it, &w, &line)) {
                 if (walk_phase(&g->walk, &g->ru, g->pos + v * g->klen, base, NULL, &failure) < 0) goto failed;
-                /* An explored node's edges are its phase's exits, in order. */
-                size_t nexits = g->walk.nexits;
-                int whole = (flags & F_EXPLORED) && nexits == g->degree[v];
-                if (nexits > cap_kids) {
-                    uint32_t *grown = realloc(kids, nexits * sizeof *kids);
-                    if (!grown) goto memory;
-                    kids = grown, cap_kids = nexits;
-                }
-                if (!whole) prefetch_exits(g, &g->walk);
-                for (size_t i = 0; i < nexits; i++) {
-                    phase_exit *x = &g->walk.exits[i];
-                    uint32_t child = whole ? g->to[g->first_edge[v] + i] : find_hashed(g, x->key, x->hash);
-                    if (child != NO_NODE && !whole && !has_edge(g, v, child)) child = NO_NODE;
-                    kids[i] = child;
-                    if (child != NO_NODE) __builtin_prefetch(&acc[child]);
-                }
-                /* The children's shares are all over memory: ask for them before adding. */
-                for (size_t i = 0; i < nexits; i++) {
-                    mass *to = kids[i] == NO_NODE ? NULL : acc[kids[i]];
-                    if (to) __builtin_prefetch(to), __builtin_prefetch((char *)to + 64);
-                }
-                for (size_t i = 0; i < nexits; i++) {
-                    mass *to = kids[i] == NO_NODE ? NULL : acc[kids[i]];
-                    if (to)
-                        for (int f = SEQ; f <= G_LOW; f++) __builtin_prefetch(to->v[f].w);
-                }
-                for (size_t i = 0; i < nexits; i++) {
-                    uint32_t child = kids[i];
-                    if (child == NO_NODE) continue;
-                    if (!acc[child] && !(acc[child] = calloc(1, sizeof(mass)))) goto memory;
-                    if (pass_through(acc[child], m, &g->walk.exits[i], base, cut, &s) < 0) goto memory;
-                }
+                if (spread(g, v, m, &g->walk, acc, base, cut, &s, &kids, &cap_kids) < 0) goto memory;
             }
         }
         mass_free(m);
@@ -1140,6 +1204,7 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     g->klen = (size_t)ru->cells + 1;
     g->base = 1;
+
     if (!position_readable(ru, cells.buf, (size_t)cells.len, stock)) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
         Py_CLEAR(g);
