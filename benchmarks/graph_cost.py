@@ -3,13 +3,13 @@
     python3 benchmarks/graph_cost.py [--edges 2000000] [--per-state 19.5]
         [--states 1877299 --total-edges 36600000]
 
-`wedlock analyze` keeps a deal's state graph as a `networkx.DiGraph` with one attribute
-per edge. This builds such a graph of `--edges` edges (integer nodes, `--per-state` edges
+Why `wedlock analyze` keeps no networkx graph (docs/SOLVER.md, "Large graphs, in arrays"):
+a `networkx.DiGraph` with one attribute per edge, as an export holds. This builds such a graph of `--edges` edges (integer nodes, `--per-state` edges
 out of each, one shared attribute object, as `analyze` stores its exits) and measures the
 time and the growth of the peak resident memory. It then scales both to a graph of
 `--states` states and `--total-edges` edges: by default Monte Carlo game 1 under PySolFC's
-rules, whose whole phase graph has been enumerated (1,877,299 states, 36.6 million
-edges, in 203 s). Prints a markdown table.
+rules, whose whole phase graph has 1,877,183 states and 36.6 million edges
+(`analysis_speed.py 1`). Prints a markdown table.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edges", type=int, default=2_000_000)
     parser.add_argument("--per-state", type=float, default=19.5)
-    parser.add_argument("--states", type=int, default=1_877_299)
+    parser.add_argument("--states", type=int, default=1_877_183)
     parser.add_argument("--total-edges", type=int, default=36_600_000)
     args = parser.parse_args()
 

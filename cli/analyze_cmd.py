@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from wedlock.graph_report import moves_text, write_dot, write_graphml
-from wedlock.luck import DEFAULT_MAX_STATES, Analysis, analyze
+from wedlock.luck import COMPILED_MAX_STATES, DEFAULT_MAX_STATES, Analysis, analyze
 from wedlock.pictures import GRAPH_MOST_STATES, draw_analysis, pyplot
 from wedlock.search import Verdict
 from wedlock.words import counted
@@ -38,7 +38,10 @@ from .common import (
     "--max-states",
     type=click.IntRange(min=1),
     default=None,
-    help=f"Stop exploring at this many states; every figure is then a bound. [default: {DEFAULT_MAX_STATES:,}]",
+    help=(
+        "Stop exploring at this many states; every figure is then a bound."
+        f" [default: {COMPILED_MAX_STATES:,} for Monte Carlo with the compiled core, else {DEFAULT_MAX_STATES:,}]"
+    ),
 )
 @time_limit_option(SOLVE_SECONDS, "Stop exploring after S seconds (the graph is then cut) and playing out; 'none' for no limit.")
 @playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
@@ -83,10 +86,8 @@ def analyze_command(
         raise BadInput("--graphml, --dot and --png need a file each")
     for path in exports:
         check_writable(path)
-    if max_states is None:
-        max_states = DEFAULT_MAX_STATES
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
-    found = analyze(game_name, start, max_states=max_states, playouts=playouts, time_limit=time_limit)
+    found = analyze(game_name, start, max_states="auto" if max_states is None else max_states, playouts=playouts, time_limit=time_limit)
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:

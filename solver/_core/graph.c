@@ -767,13 +767,15 @@ static int pass_through(mass *dst, const mass *in, const phase_exit *exit, uint6
     const mass *x = &exit->m;
     int raise;
     if (mass_align(dst, in->e + x->e, base, &raise) < 0 || big_mul_word_add(&dst->v[SEQ], &in->v[SEQ], exit->paths) < 0) return -1;
-    if (big_copy(&s->raise_r, &x->v[R_LOW]) < 0 || big_mul_power(&s->raise_r, base, raise) < 0 ||
-        big_copy(&s->raise_g, &x->v[G_LOW]) < 0 || big_mul_power(&s->raise_g, base, raise) < 0)
-        return -1;
-    if (big_mul_add(&dst->v[R_LOW], &in->v[R_LOW], &s->raise_r) < 0 || big_mul_add(&dst->v[G_LOW], &in->v[G_LOW], &s->raise_g) < 0)
-        return -1;
-    if (cut && (big_mul_add(&dst->v[R_HIGH], &in->v[R_HIGH], &s->raise_r) < 0 ||
-                big_mul_add(&dst->v[G_HIGH], &in->v[G_HIGH], &s->raise_g) < 0))
+    const big *r = &x->v[R_LOW], *g = &x->v[G_LOW];
+    if (raise) { /* the child has seen longer ways in: this one's shares catch up */
+        if (big_copy(&s->raise_r, r) < 0 || big_mul_power(&s->raise_r, base, raise) < 0 || big_copy(&s->raise_g, g) < 0 ||
+            big_mul_power(&s->raise_g, base, raise) < 0)
+            return -1;
+        r = &s->raise_r, g = &s->raise_g;
+    }
+    if (big_mul_add(&dst->v[R_LOW], &in->v[R_LOW], r) < 0 || big_mul_add(&dst->v[G_LOW], &in->v[G_LOW], g) < 0) return -1;
+    if (cut && (big_mul_add(&dst->v[R_HIGH], &in->v[R_HIGH], r) < 0 || big_mul_add(&dst->v[G_HIGH], &in->v[G_HIGH], g) < 0))
         return -1;
     return 0;
 }
