@@ -9,6 +9,7 @@ cut, with a winning line added or not, for every rule set.
 from __future__ import annotations
 
 import random
+import signal
 from fractions import Fraction
 
 import pytest
@@ -206,3 +207,31 @@ def test_the_core_refuses_what_it_cannot_read() -> None:
     with pytest.raises(ValueError):
         graph.add_edge(0, graph.successors(0)[0], 2)  # there already
     assert graph.index(b"\x00" * 25, 52) is None and graph.index(b"\x00", 99) is None
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
+@pytest.mark.parametrize("stage", ["build", "figures"])
+def test_ctrl_c_stops_the_graph_and_the_next_one_is_whole(stage: str) -> None:
+    """Game 6's graph takes seconds to build and to sum up; Ctrl-C stops either."""
+    table = Table(RULE_SETS["pysol"], tuple(numbered_deal(GameNumber.parse("6"), 1)))
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.delenv(core.PURE_VARIABLE, raising=False)
+        play = PlayerView(table)
+        graph = analysis.build(play, None) if stage == "figures" else None
+        previous = signal.signal(signal.SIGALRM, interrupt)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            with pytest.raises(KeyboardInterrupt):
+                if graph is None:
+                    analysis.build(play, None)
+                else:
+                    analysis.figures(play, graph)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        small = analysis.build(play, 500)
+        assert len(small) == 500 and analysis.figures(play, small).states == 500
