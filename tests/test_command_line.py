@@ -25,8 +25,14 @@ ROOT = Path(__file__).parent.parent
 
 
 def wedlock(*args: str, **kwargs) -> subprocess.Popen:
-    """`python -m wedlock ARGS` in its own process group."""
-    return subprocess.Popen([sys.executable, "-m", "wedlock", *args], cwd=ROOT, start_new_session=True, **kwargs)
+    """`python -m wedlock ARGS` in its own process group, taking Ctrl-C as a terminal's
+    program does even where the tests run with it ignored (a job a script put in the
+    background, say: the child would inherit that)."""
+    return subprocess.Popen([sys.executable, "-m", "wedlock", *args], cwd=ROOT, start_new_session=True, preexec_fn=_take_ctrl_c, **kwargs)
+
+
+def _take_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize("command", GAME_COMMANDS)
@@ -50,7 +56,9 @@ def test_a_misspelled_option_gets_clicks_suggestion(command: str) -> None:
 
 
 def test_a_misspelled_time_limit_is_not_read_as_a_game_number() -> None:
-    assert_bad_input(run("solve", "monte-carlo", "12345", "--time-limt", "60"), "No such option '--time-limt'", "Did you mean", "'--time-limit'")
+    assert_bad_input(
+        run("solve", "monte-carlo", "12345", "--time-limt", "60"), "No such option '--time-limt'", "Did you mean", "'--time-limit'"
+    )
 
 
 @pytest.mark.parametrize("command", ["deal", "solve", "analyze", "batch"])
@@ -129,7 +137,9 @@ def test_an_unknown_answer_says_how_to_search_longer() -> None:
     assert lines[2] == "# to search longer, give a larger --time-limit, or --time-limit none"
 
 
-@pytest.mark.parametrize("args", [["solve", "monte-carlo", "12345"], ["deal", "matrimony", "5"], ["batch", "monte-carlo", "1-30", "--quiet", "--jobs", "1"]])
+@pytest.mark.parametrize(
+    "args", [["solve", "monte-carlo", "12345"], ["deal", "matrimony", "5"], ["batch", "monte-carlo", "1-30", "--quiet", "--jobs", "1"]]
+)
 def test_a_closed_output_pipe_ends_quietly_as_sigpipe_would(args: list[str]) -> None:
     proc = wedlock(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the first line, as after `| head -1`
@@ -264,7 +274,9 @@ def test_long_input_is_cut_short_in_the_error_line() -> None:
 def test_closed_stderr_does_not_change_the_verdict(tmp_path: Path) -> None:
     done = subprocess.run(
         ["bash", "-c", f"exec 2>&-; {sys.executable} -m wedlock solve monte-carlo 1 >/dev/null; echo $?"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert done.stdout.strip() == "0"
 
@@ -272,7 +284,12 @@ def test_closed_stderr_does_not_change_the_verdict(tmp_path: Path) -> None:
 def test_output_in_an_encoding_without_suit_symbols_is_utf8(tmp_path: Path) -> None:
     out = tmp_path / "m.txt"
     with open(out, "wb") as f:
-        done = subprocess.run([sys.executable, "-m", "wedlock", "solve", "matrimony", "2", "--rules", "arnold"], cwd=ROOT, stdout=f, env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+        done = subprocess.run(
+            [sys.executable, "-m", "wedlock", "solve", "matrimony", "2", "--rules", "arnold"],
+            cwd=ROOT,
+            stdout=f,
+            env={**os.environ, "PYTHONIOENCODING": "latin-1"},
+        )
     assert done.returncode == 0 and "♥".encode() in out.read_bytes()
     assert run("verify", "matrimony", "2", "--rules", "arnold", "--moves", out).exit_code == 0
 
