@@ -313,6 +313,17 @@ class NativeGraph:
         exits = phase_exits(self.play, self.position(v))
         return [(w, exits[self.key(w)][1]) for w in self.successors(v)]
 
+    def plain(self) -> StateGraph:
+        """The same graph as `StateGraph`, for the pure-Python figures (every edge's exit is
+        found again from its phase: slow on a big graph)."""
+        out = StateGraph()
+        for v in range(len(self)):
+            out.add(self.key(v), self.position(v), bool(self.won[v]), bool(self.frontier[v]))
+        for v in range(len(self)):
+            for w, exit in self.out_edges(v):
+                out.add_edge(v, w, exit)
+        return out
+
 
 Graph = StateGraph | NativeGraph
 
@@ -421,7 +432,10 @@ class Figures:
 def figures(play: Play, sg: Graph) -> Figures:
     """Every figure of the analysis, computed on the explored graph."""
     if isinstance(sg, NativeGraph):
-        return _native_figures(play, sg)
+        try:
+            return _native_figures(play, sg)
+        except OverflowError:  # a state added with a winning line has a phase past the core
+            sg = sg.plain()
     order = _topological(sg)
     n = len(sg)
     dead = [not sg.won[v] and not sg.frontier[v] and not sg.out[v] for v in range(n)]

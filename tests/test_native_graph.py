@@ -191,6 +191,8 @@ def test_the_core_refuses_what_it_cannot_read() -> None:
     with pytest.raises(ValueError):
         made.graph_montecarlo(ranks, 6, 6, False, False, False, *start, -1, -1.0)  # a grid too big
     with pytest.raises(ValueError):
+        made.graph_montecarlo(ranks, 5, 858993460, False, False, False, *start, -1, -1.0)  # rows x cols wraps
+    with pytest.raises(ValueError):
         made.graph_montecarlo(ranks, 5, 5, False, False, False, bytes(range(24)), 25, -1, -1.0)  # cells missing
     with pytest.raises(ValueError):
         made.graph_montecarlo(ranks, 5, 5, False, False, False, bytes(range(1, 26)), 25, -1, -1.0)  # a card not dealt yet
@@ -235,3 +237,45 @@ def test_ctrl_c_stops_the_graph_and_the_next_one_is_whole(stage: str) -> None:
             signal.signal(signal.SIGALRM, previous)
         small = analysis.build(play, 500)
         assert len(small) == 500 and analysis.figures(play, small).states == 500
+
+
+def test_the_graph_cannot_change_while_it_is_summed_up() -> None:
+    """Python code run during the sum (here a signal handler) cannot add to the graph."""
+    table = Table(RULE_SETS["pysol"], tuple(numbered_deal(GameNumber.parse("6"), 1)))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.delenv(core.PURE_VARIABLE, raising=False)
+        graph = analysis.build(PlayerView(table), None)
+    assert isinstance(graph, analysis.NativeGraph)
+
+    def meddle(signum, frame):
+        graph.core.add_edge(0, len(graph) - 1, 1)
+
+    previous = signal.signal(signal.SIGALRM, meddle)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(RuntimeError, match="being built or summed up"):
+            graph.core.figures()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not graph.has_edge(0, len(graph) - 1)
+
+
+def test_a_compiled_graph_copied_to_plain_lists_gives_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure figures' fallback (a state added with a winning line whose phase the core
+    cannot walk) over the compiled graph's copy: the same as the core's own."""
+    table, pos, _ = late_position(RULE_SETS["pysol"], 1, left=26)
+    monkeypatch.setenv(core.PURE_VARIABLE, "1")
+    play = PlayerView(table, pos)
+    whole = analysis.figures(play, analysis.build(play))
+    assert whole.shortest_win
+    monkeypatch.delenv(core.PURE_VARIABLE)
+    for size in (None, 2, whole.states // 3):
+        play = PlayerView(table, pos)
+        graph = analysis.build(play, size)
+        if size is not None:
+            analysis.include_line(play, graph, keys_along(play, whole.shortest_win))
+        assert isinstance(graph, analysis.NativeGraph)
+        plain = graph.plain()
+        same_graph(plain, graph)
+        same_figures(analysis.figures(play, plain), analysis.figures(play, graph))

@@ -556,7 +556,8 @@ typedef struct {
     /* edges added afterwards (a winning line through a cut graph) */
     uint32_t *extra_from, *extra_to;
     uint8_t *extra_line;
-    size_t nextra, cap_extra;
+    size_t nextra, cap_extra_from, cap_extra_to, cap_extra_line;
+    int busy; /* building or summing up: the graph must not change under it */
     uint64_t base; /* lcm of every number of choices in the phases walked */
     phase_walk walk;
 } graph_object;
@@ -840,9 +841,20 @@ static int cards_left(const graph_object *g, uint32_t v) {
  * greedy high (the odds' numerators over base ** exponent, little-endian bytes), won
  * states, dead ends, winning states, edges, can_win (a byte a node), shortest win's
  * nodes). */
+static PyObject *figures_of(graph_object *g);
+static int not_busy(const graph_object *g);
+
 static PyObject *graph_figures(PyObject *self, PyObject *unused) {
     (void)unused;
     graph_object *g = (graph_object *)self;
+    if (not_busy(g) < 0) return NULL;
+    g->busy = 1; /* Ctrl-C's check and the list of the shortest win's states may run Python code */
+    PyObject *out = figures_of(g);
+    g->busy = 0;
+    return out;
+}
+
+static PyObject *figures_of(graph_object *g) {
     size_t n = g->n;
     const char *failure = NULL;
     uint32_t *order = NULL, *to_win = NULL, *kids = NULL;
@@ -861,7 +873,9 @@ static PyObject *graph_figures(PyObject *self, PyObject *unused) {
         }
     }
     uint64_t base = g->base;
-    /* Every phase takes cards away: most cards left first is an order of the edges. */
+    /* Every phase takes cards away, so most cards left first orders the edges. (Only a
+     * start in the middle of a phase can consolidate without taking a card; the sort is
+     * stable, so the start, state 0, still comes before its consolidated self.) */
     order = malloc((n ? n : 1) * sizeof *order);
     size_t first[MAX_DECK + 2] = {0};
     if (!order) goto memory;
@@ -1090,8 +1104,15 @@ static int position_readable(const rules *ru, const uint8_t *cells, size_t len, 
 }
 
 /* Add a position (deal indices, GAP_CELL for a gap) as a node left unexplored unless won. */
+static int not_busy(const graph_object *g) {
+    if (!g->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the graph is being built or summed up");
+    return -1;
+}
+
 static PyObject *graph_add_node(PyObject *self, PyObject *args) {
     graph_object *g = (graph_object *)self;
+    if (not_busy(g) < 0) return NULL;
     Py_buffer cells;
     int stock;
     if (!PyArg_ParseTuple(args, "y*i", &cells, &stock)) return NULL;
@@ -1118,6 +1139,7 @@ static PyObject *graph_add_node(PyObject *self, PyObject *args) {
 
 static PyObject *graph_add_edge(PyObject *self, PyObject *args) {
     graph_object *g = (graph_object *)self;
+    if (not_busy(g) < 0) return NULL;
     PyObject *from, *to;
     int line;
     uint32_t v, w;
@@ -1126,10 +1148,9 @@ static PyObject *graph_add_edge(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, line < 1 || line > 255 ? "an edge's line has 1 to 255 moves" : "the graph has that edge");
         return NULL;
     }
-    size_t cap_to = g->cap_extra, cap_line = g->cap_extra;
-    if (grow((void **)&g->extra_from, &g->cap_extra, g->nextra + 1, sizeof *g->extra_from) < 0 ||
-        grow((void **)&g->extra_to, &cap_to, g->nextra + 1, sizeof *g->extra_to) < 0 ||
-        grow((void **)&g->extra_line, &cap_line, g->nextra + 1, sizeof *g->extra_line) < 0)
+    if (grow((void **)&g->extra_from, &g->cap_extra_from, g->nextra + 1, sizeof *g->extra_from) < 0 ||
+        grow((void **)&g->extra_to, &g->cap_extra_to, g->nextra + 1, sizeof *g->extra_to) < 0 ||
+        grow((void **)&g->extra_line, &g->cap_extra_line, g->nextra + 1, sizeof *g->extra_line) < 0)
         return PyErr_NoMemory();
     g->extra_from[g->nextra] = v, g->extra_to[g->nextra] = w, g->extra_line[g->nextra] = (uint8_t)line;
     g->nextra++;
@@ -1183,7 +1204,8 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
                                      &cells, &stock, &max_states, &seconds))
         return NULL;
     graph_object *g = NULL;
-    int ok = rows >= 1 && cols >= 1 && rows * cols <= MAX_GRID_CELLS && rank_of.len >= rows * cols && rank_of.len <= MAX_DECK;
+    int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS &&
+             rank_of.len >= rows * cols && rank_of.len <= MAX_DECK;
     for (Py_ssize_t i = 0; ok && i < rank_of.len; i++) ok = ((uint8_t *)rank_of.buf)[i] >= 1 && ((uint8_t *)rank_of.buf)[i] <= 13;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "not a Monte Carlo deal the compiled graph can hold");
@@ -1215,7 +1237,10 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     uint8_t start[MAX_GRID_CELLS + 1];
     memcpy(start, cells.buf, (size_t)cells.len);
     start[ru->cells] = (uint8_t)stock;
-    if (build(g, start, max_states, seconds) < 0) Py_CLEAR(g);
+    g->busy = 1;
+    int rc = build(g, start, max_states, seconds);
+    g->busy = 0;
+    if (rc < 0) Py_CLEAR(g);
 done:
     PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
     return (PyObject *)g;

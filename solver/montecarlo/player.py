@@ -90,7 +90,7 @@ class PlayerView:
                 rules.strict,
                 rules.consolidation == COLUMNS,
                 *_core_cells(start),
-                -1 if max_states is None else max_states,
+                -1 if max_states is None else max(max_states, 0),
                 -1.0 if seconds is None else seconds,
             )
         except OverflowError:  # a deal past what the core holds: the pure path takes it
