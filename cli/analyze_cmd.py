@@ -40,7 +40,7 @@ from .common import (
     default=None,
     help=(
         "Stop exploring at this many states; every figure is then a bound."
-        f" [default: {COMPILED_MAX_STATES:,} for Monte Carlo with the compiled core, else {DEFAULT_MAX_STATES:,}]"
+        f" [default: {DEFAULT_MAX_STATES:,}; {COMPILED_MAX_STATES:,} for Monte Carlo with the compiled core unless exporting]"
     ),
 )
 @time_limit_option(SOLVE_SECONDS, "Stop exploring after S seconds (the graph is then cut) and playing out; 'none' for no limit.")
@@ -87,6 +87,10 @@ def analyze_command(
     for path in exports:
         check_writable(path)
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    if max_states is None:
+        # An export finds every edge's moves again in Python: millions of states would take
+        # hours, so unless asked for more it gets the graph pure Python would build.
+        max_states = DEFAULT_MAX_STATES if graphml or dot else None
     found = analyze(game_name, start, max_states="auto" if max_states is None else max_states, playouts=playouts, time_limit=time_limit)
     if as_json:
         click.echo(json.dumps(found.to_json()))
@@ -157,10 +161,7 @@ def guess_text(guess: dict | None) -> str:
         return "; no game played out within the time limit"
     if not guess["games"]:
         return ""  # the graph proves the odds
-    return (
-        f"; about {guess['value']:.2%} in {guess['games']:,} games played out"
-        f" (95%: {guess['low']:.2%} - {guess['high']:.2%})"
-    )
+    return f"; about {guess['value']:.2%} in {guess['games']:,} games played out (95%: {guess['low']:.2%} - {guess['high']:.2%})"
 
 
 def odds_text(low, high) -> str:

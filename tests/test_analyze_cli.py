@@ -12,6 +12,7 @@ import pytest
 
 from tests.test_cli import assert_bad_input, run
 from wedlock import luck
+from wedlock.cli import analyze_cmd as cli_analyze
 
 # Monte Carlo game 2 under strict rules has a 17-state graph with a win; Matrimony game 2
 # under Arnold's rules a 2,553-state one.
@@ -122,6 +123,19 @@ def test_the_solver_goes_first_with_the_whole_time_limit(monkeypatch: pytest.Mon
     monkeypatch.setattr(luck, "_solve_first", lambda start, time_limit: given.append(time_limit) or real(start, time_limit))
     run("analyze", "matrimony", "2", "--time-limit", "77", "--max-states", "20", "--playouts", "10")
     assert given == [77.0]
+
+
+@pytest.mark.parametrize("export", [None, "--dot", "--graphml"])
+def test_an_export_keeps_the_graph_small_unless_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, export: str | None) -> None:
+    """A whole compiled graph can hold millions of states, each edge's moves found again in
+    Python for an export: exports get pure Python's 10,000 unless --max-states says."""
+    given = []
+    real = luck.analyze
+    monkeypatch.setattr(cli_analyze, "analyze", lambda *a, **k: given.append(k["max_states"]) or real(*a, **k))
+    target = [export, str(tmp_path / "g")] if export else []
+    for more in ([], ["--max-states", "17"]):
+        assert run("analyze", *SMALL, *target, *more).exit_code == 0
+    assert given == (["auto", 17] if export is None else [luck.DEFAULT_MAX_STATES, 17])
 
 
 def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
