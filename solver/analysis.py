@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import inf, lcm
@@ -162,14 +162,12 @@ def _phase(play: Play, start: Any) -> _Phase:
     first = play.key(start)
     at = {first: start}
     steps: dict[Hashable, list[tuple[Moves, Any, Hashable]]] = {}
-    order: list[Hashable] = []
-    state: dict[Hashable, int] = {first: 0}  # 0 entered, 1 finished
 
-    def expand(key: Hashable) -> Iterator[tuple[Hashable, Any]]:
+    def expand(key: Hashable) -> list[tuple[Hashable, Any]]:
         pos = at[key]
         out = steps[key] = []
         if play.is_won(pos):
-            return iter(())
+            return []
         inner = []
         for choice in play.choices(pos):
             after = play.apply(pos, choice)
@@ -177,26 +175,49 @@ def _phase(play: Play, start: Any) -> _Phase:
             out.append((choice, after, k))
             if not play.ends_phase(choice):
                 inner.append((k, after))
-        return iter(inner)
+        return inner
 
-    stack: list[tuple[Hashable, Iterator[tuple[Hashable, Any]]]] = [(first, expand(first))]
-    while stack:
-        key, todo = stack[-1]
-        for k, after in todo:
-            seen = state.get(k)
-            if seen == 0:
-                raise CyclicGraph("a phase returns to a position it has left")
-            if seen is None:
-                state[k] = 0
-                at[k] = after
-                stack.append((k, expand(k)))
-                break
-        else:
-            stack.pop()
-            state[key] = 1
-            order.append(key)
-    order.reverse()
+    order = _depth_first_order([first], expand, "a phase returns to a position it has left", at.__setitem__)
     return _Phase(at, steps, order)
+
+
+def _depth_first_order(
+    roots: Iterable[Hashable],
+    children: Callable[[Any], Iterable[tuple[Any, Any]]],
+    cycle: str,
+    enter: Callable[[Any, Any], None] | None = None,
+) -> list[Any]:
+    """Every node reachable from `roots`, each before every node it leads to.
+
+    `children(v)` gives (w, data) for each edge out of v, and is asked once a node, after
+    `enter(v, data)` (the data of the edge that first reached it); a node that leads back
+    to itself raises CyclicGraph(cycle).
+    """
+    state: dict[Any, int] = {}  # 0 entered, 1 finished
+    order: list[Any] = []
+    for root in roots:
+        if root in state:
+            continue
+        state[root] = 0
+        stack = [(root, iter(children(root)))]
+        while stack:
+            v, todo = stack[-1]
+            for w, data in todo:
+                seen = state.get(w)
+                if seen == 0:
+                    raise CyclicGraph(cycle)
+                if seen is None:
+                    state[w] = 0
+                    if enter is not None:
+                        enter(w, data)
+                    stack.append((w, iter(children(w))))
+                    break
+            else:
+                stack.pop()
+                state[v] = 1
+                order.append(v)
+    order.reverse()
+    return order
 
 
 class StateGraph:
@@ -513,29 +534,8 @@ def _native_figures(play: Play, sg: NativeGraph) -> Figures:
 
 
 def _topological(sg: StateGraph) -> list[int]:
-    """The nodes, each before every node it leads to (depth first)."""
-    order: list[int] = []
-    state = [0] * len(sg)  # 0 new, 1 entered, 2 finished
-    for root in range(len(sg)):
-        if state[root]:
-            continue
-        state[root] = 1
-        stack = [(root, iter(sg.out[root]))]
-        while stack:
-            v, todo = stack[-1]
-            for w, _ in todo:
-                if state[w] == 1:
-                    raise CyclicGraph("the state graph has a cycle")
-                if not state[w]:
-                    state[w] = 1
-                    stack.append((w, iter(sg.out[w])))
-                    break
-            else:
-                stack.pop()
-                state[v] = 2
-                order.append(v)
-    order.reverse()
-    return order
+    """The nodes, each before every node it leads to."""
+    return _depth_first_order(range(len(sg)), sg.out.__getitem__, "the state graph has a cycle")
 
 
 def _shortest_line(sg: StateGraph, to_win: list[float]) -> tuple[list[int], list[Any]]:

@@ -96,29 +96,6 @@ static inline int big_add(big *a, const big *b) {
     return 0;
 }
 
-/* a += x * m */
-static inline int big_mul_word_add(big *a, const big *x, uint64_t m) {
-    if (!x->n || !m) return 0;
-    uint32_t n = x->n + 1 > a->n ? x->n + 1 : a->n;
-    if (big_reserve(a, n + 1) < 0) return -1;
-    for (uint32_t i = a->n; i <= n; i++) a->w[i] = 0;
-    uint64_t carry = 0;
-    uint32_t i = 0;
-    for (; i < x->n; i++) {
-        u128 t = (u128)x->w[i] * m + a->w[i] + carry;
-        a->w[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
-    }
-    for (; carry; i++) {
-        u128 t = (u128)a->w[i] + carry;
-        a->w[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
-    }
-    a->n = n + 1;
-    big_trim(a);
-    return 0;
-}
-
 /* a += x * y */
 static inline int big_mul_add(big *a, const big *x, const big *y) {
     if (!x->n || !y->n) return 0;
@@ -143,6 +120,12 @@ static inline int big_mul_add(big *a, const big *x, const big *y) {
     a->n = n + 1;
     big_trim(a);
     return 0;
+}
+
+/* a += x * m */
+static inline int big_mul_word_add(big *a, const big *x, uint64_t m) {
+    big word = {&m, 1, 1}; /* one limb: big_mul_add's outer loop runs once, over x */
+    return m ? big_mul_add(a, &word, x) : 0;
 }
 
 #endif

@@ -198,23 +198,33 @@ static int mass_align(mass *m, int e, uint64_t base, int *raise) {
     return 0;
 }
 
+/* Grow *p to hold `need` items of `item` bytes, doubling from 1024, *cap counting them. */
+static int grow(void **p, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * item);
+    if (!q) return -1;
+    *p = q, *cap = c;
+    return 0;
+}
+
+/* Make *p `bytes` long; on failure it keeps its block and -1 comes back. */
+static int resize(void **p, size_t bytes) {
+    void *q = realloc(*p, bytes);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
 static int walk_reserve(phase_walk *w, size_t need) {
     if (need <= w->cap) return 0;
     size_t cap = w->cap ? w->cap : 64;
     while (cap < need) cap *= 2;
-    uint32_t *mask = realloc(w->mask, cap * sizeof *mask);
-    if (mask) w->mask = mask;
-    uint64_t *left = realloc(w->left, cap * sizeof *left);
-    if (left) w->left = left;
-    uint8_t *cons = realloc(w->consolidates, cap);
-    if (cons) w->consolidates = cons;
-    uint8_t *level = realloc(w->level, cap);
-    if (level) w->level = level;
-    uint32_t *first = realloc(w->first_step, cap * sizeof *first);
-    if (first) w->first_step = first;
-    uint64_t *paths = realloc(w->paths, cap * sizeof *paths);
-    if (paths) w->paths = paths;
-    if (!mask || !left || !cons || !level || !first || !paths) return -1;
+    if (resize((void **)&w->mask, cap * sizeof *w->mask) < 0 || resize((void **)&w->left, cap * sizeof *w->left) < 0 ||
+        resize((void **)&w->consolidates, cap) < 0 || resize((void **)&w->level, cap) < 0 ||
+        resize((void **)&w->first_step, cap * sizeof *w->first_step) < 0 || resize((void **)&w->paths, cap * sizeof *w->paths) < 0)
+        return -1;
     big **fields[2] = {&w->r, &w->g};
     for (int f = 0; f < 2; f++) {
         big *grown = realloc(*fields[f], cap * sizeof(big));
@@ -356,15 +366,6 @@ static int walk_failed(int rc, const char **failure) {
     return -1;
 }
 
-static int grow_steps(phase_walk *w, size_t need) {
-    size_t cap = w->cap_steps ? w->cap_steps : 1024;
-    while (cap < need) cap *= 2;
-    uint32_t *grown = realloc(w->step_to, cap * sizeof *grown);
-    if (!grown) return -1;
-    w->step_to = grown, w->cap_steps = cap;
-    return 0;
-}
-
 static void empty_cells(const rules *ru, const uint8_t *pos, uint32_t mask, uint8_t *out) {
     memcpy(out, pos, (size_t)ru->cells + 1);
     for (; mask; mask &= mask - 1) out[__builtin_ctz(mask)] = GAP_CELL;
@@ -452,7 +453,7 @@ static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64
         uint32_t mask = w->mask[i];
         uint64_t left = w->left[i];
         w->consolidates[i] = (uint8_t)(may_consolidate(ru, occupied & ~mask, stock_left) && !(ru->strict && left));
-        if (w->nsteps + 64 > w->cap_steps && grow_steps(w, w->nsteps + 64) < 0) return -1;
+        if (grow((void **)&w->step_to, &w->cap_steps, w->nsteps + 64, sizeof *w->step_to) < 0) return -1;
         w->first_step[i] = (uint32_t)w->nsteps;
         for (uint64_t todo = left; todo; todo &= todo - 1) {
             int k = __builtin_ctzll(todo);
@@ -463,11 +464,7 @@ static int walk_phase(phase_walk *w, const rules *ru, const uint8_t *pos, uint64
         }
     }
     /* Python sorts them by the number of cells emptied, keeping the order of discovery. */
-    if (w->cap_sorted < w->count) {
-        size_t *sorted = realloc(w->sorted, w->count * sizeof *sorted);
-        if (!sorted) return -1;
-        w->sorted = sorted, w->cap_sorted = w->count;
-    }
+    if (grow((void **)&w->sorted, &w->cap_sorted, w->count, sizeof *w->sorted) < 0) return -1;
     size_t first[MAX_GRID_CELLS + 2] = {0};
     for (size_t i = 0; i < w->count; i++) first[__builtin_popcount(w->mask[i]) + 1]++;
     for (int b = 1; b <= MAX_GRID_CELLS + 1; b++) first[b] += first[b - 1];
@@ -562,16 +559,6 @@ typedef struct {
     phase_walk walk;
 } graph_object;
 
-static int grow(void **p, size_t *cap, size_t need, size_t item) {
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap : 1024;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * item);
-    if (!q) return -1;
-    *p = q, *cap = c;
-    return 0;
-}
-
 static uint32_t find_hashed(const graph_object *g, const uint8_t *key, uint64_t h) {
     if (!g->slots) return NO_NODE;
     uint64_t print = h >> 32;
@@ -605,17 +592,10 @@ static void place(uint64_t *slots, size_t count, uint64_t h, uint32_t v) {
 static uint32_t add_node(graph_object *g, const uint8_t *pos, const uint8_t *key, int won) {
     if (g->n == g->cap) {
         size_t cap = g->cap ? g->cap * 2 : 4096;
-        uint8_t *keys = realloc(g->keys, cap * g->klen);
-        if (keys) g->keys = keys;
-        uint8_t *p = realloc(g->pos, cap * g->klen);
-        if (p) g->pos = p;
-        uint8_t *flags = realloc(g->flags, cap);
-        if (flags) g->flags = flags;
-        uint32_t *fe = realloc(g->first_edge, cap * sizeof *fe);
-        if (fe) g->first_edge = fe;
-        uint32_t *deg = realloc(g->degree, cap * sizeof *deg);
-        if (deg) g->degree = deg;
-        if (!keys || !p || !flags || !fe || !deg) return NO_NODE;
+        if (resize((void **)&g->keys, cap * g->klen) < 0 || resize((void **)&g->pos, cap * g->klen) < 0 ||
+            resize((void **)&g->flags, cap) < 0 || resize((void **)&g->first_edge, cap * sizeof *g->first_edge) < 0 ||
+            resize((void **)&g->degree, cap * sizeof *g->degree) < 0)
+            return NO_NODE;
         g->cap = cap;
     }
     if ((g->n + 1) * 2 > g->slots) {
@@ -787,11 +767,7 @@ static int spread(graph_object *g, uint32_t v, const mass *m, const phase_walk *
     /* An explored node's edges are its phase's exits, in order. */
     size_t nexits = walk->nexits;
     int whole = (g->flags[v] & F_EXPLORED) && nexits == g->degree[v];
-    if (nexits > *cap_kids) {
-        uint32_t *grown = realloc(*kids_io, nexits * sizeof *grown);
-        if (!grown) return -1;
-        *kids_io = grown, *cap_kids = nexits;
-    }
+    if (grow((void **)kids_io, cap_kids, nexits, sizeof **kids_io) < 0) return -1;
     uint32_t *kids = *kids_io;
     if (!whole) prefetch_exits(g, walk);
     for (size_t i = 0; i < nexits; i++) {
