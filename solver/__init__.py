@@ -11,7 +11,7 @@ won
 1. A1 QC + B1 QH
 """
 
-__version__ = "0.3.1"
+__version__ = "0.4.0"
 
 from .cards import Card  # noqa: E402
 from .errors import WedlockError  # noqa: E402

@@ -73,6 +73,13 @@ typedef struct {
  * the space cannot hold). Called with the GIL; releases it while it searches. */
 int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out);
 
+/* The limits as the module's functions receive them (None for "no limit"); 0, or -1 with a
+ * Python error set. */
+int core_read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_states, PyObject *first_pass, limits *lim);
+/* Search `sp` from `root` and give search.py's Outcome fields as a tuple (verdict, steps,
+ * states, nodes, limit or None); releases `sp`. */
+PyObject *core_run(space *sp, const uint8_t *root, size_t root_len, const limits *lim);
+
 /* Monte Carlo rule sets that slide the grid closed (wedlock/montecarlo/spaces.py's
  * SequenceSpace): `ranks` is the deal's rank sequence, grid first. */
 space *slide_space_new(int rows, int cols, int thirteens, int strict);
@@ -87,6 +94,10 @@ space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total,
 int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, const uint8_t *state, size_t len);
 space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
                         PyObject *redeal_class);
+
+/* Matrimony under PySolFC's rules (wedlock/matrimony/pysol_space.py's PysolSpace), in pysol.c:
+ * the module's function, which reads the deal, the rules and the start state itself. */
+PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* The state graph of a Monte Carlo deal in arrays, and its exact figures (graph.c). */
 extern PyTypeObject graph_type;

@@ -1,9 +1,10 @@
 /* wedlock._core: the compiled search, called by wedlock/core.py. */
 #include "core.h"
+#include "pysol_dead.h"
 
 static const char *VERDICTS[] = {"won", "lost", "unknown"};
 
-static int read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_states, PyObject *first_pass, limits *lim) {
+int core_read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_states, PyObject *first_pass, limits *lim) {
     lim->node_limit = node_limit == Py_None ? -1 : PyLong_AsLongLong(node_limit);
     lim->time_limit = time_limit == Py_None ? -1.0 : PyFloat_AsDouble(time_limit);
     lim->max_states = max_states == Py_None ? -1 : PyLong_AsLongLong(max_states);
@@ -15,7 +16,7 @@ static int read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max
 
 /* Search `sp` from `root` and give search.py's Outcome fields as a tuple:
  * (verdict, steps, states, nodes, limit or None). Releases `sp`. */
-static PyObject *run(space *sp, const uint8_t *root, size_t root_len, const limits *lim) {
+PyObject *core_run(space *sp, const uint8_t *root, size_t root_len, const limits *lim) {
     result res;
     int rc = core_search(sp, root, root_len, lim, &res);
     sp->release(sp);
@@ -43,7 +44,7 @@ static PyObject *search_slide(PyObject *self, PyObject *args, PyObject *kwargs) 
     limits lim;
     uint8_t root[1 + 104 / 2];
     size_t root_len;
-    if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto fail;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto fail;
     if (slide_state(ranks.buf, (size_t)ranks.len, root, &root_len) < 0) {
         PyErr_SetString(PyExc_ValueError, "ranks: at most 104 cards, each of rank 1 to 13, eight of a rank at most");
         goto fail;
@@ -54,7 +55,7 @@ static PyObject *search_slide(PyObject *self, PyObject *args, PyObject *kwargs) 
         goto fail;
     }
     PyBuffer_Release(&ranks);
-    return run(sp, root, root_len, &lim);
+    return core_run(sp, root, root_len, &lim);
 fail:
     PyBuffer_Release(&ranks);
     return NULL;
@@ -71,13 +72,13 @@ static PyObject *search_columns(PyObject *self, PyObject *args, PyObject *kwargs
         return NULL;
     PyObject *out = NULL;
     limits lim;
-    if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
     space *sp = column_space_new(rows, cols, rank_list.buf, (int)rank_list.len, state.buf, (size_t)state.len, dead);
     if (!sp) {
         PyErr_SetString(PyExc_ValueError, "not a Weddings deal and position the compiled core can read");
         goto done;
     }
-    out = run(sp, state.buf, (size_t)state.len, &lim);
+    out = core_run(sp, state.buf, (size_t)state.len, &lim);
 done:
     PyBuffer_Release(&state), PyBuffer_Release(&rank_list);
     return out;
@@ -95,7 +96,7 @@ static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     PyObject *out = NULL;
     limits lim;
-    if (read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
     if (codes.len != 104 || takes.len != 8 * 13 || homes.len != 2 * 52 ||
         !arnold_readable(codes.buf, takes.buf, homes.buf, up, down, state.buf, (size_t)state.len)) {
         PyErr_SetString(PyExc_ValueError, "not a Matrimony deal and position the compiled core can read");
@@ -106,7 +107,7 @@ static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs)
         PyErr_NoMemory();
         goto done;
     }
-    out = run(sp, state.buf, (size_t)state.len, &lim);
+    out = core_run(sp, state.buf, (size_t)state.len, &lim);
 done:
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&homes);
     return out;
@@ -144,6 +145,10 @@ static PyMethodDef methods[] = {
      "Search Weddings from a phase-start state: (verdict, steps, states, nodes, limit)."},
     {"search_arnold", (PyCFunction)(void (*)(void))search_arnold, METH_VARARGS | METH_KEYWORDS,
      "Search Matrimony under Arnold's rules from a phase-start state: (verdict, steps, states, nodes, limit)."},
+    {"search_pysol", (PyCFunction)(void (*)(void))search_pysol, METH_VARARGS | METH_KEYWORDS,
+     "Search Matrimony under PySolFC's rules, one decision per edge: (verdict, steps, states, nodes, limit)."},
+    {"pysol_dead", (PyCFunction)(void (*)(void))pysol_dead_py, METH_VARARGS | METH_KEYWORDS,
+     "Whether a PySolFC Matrimony position is lost by the one- and two-suit puzzles (for tests)."},
     {"graph_montecarlo", (PyCFunction)(void (*)(void))graph_montecarlo, METH_VARARGS | METH_KEYWORDS,
      "The state graph of a Monte Carlo deal from a position, breadth first, in arrays: a MonteCarloGraph."},
     {"shuffled", shuffled, METH_VARARGS, "random.Random(seed).shuffle(list(range(n))), as the core does it."},

@@ -27,7 +27,7 @@ proves nothing, as for every quick stage.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
 
 from ..beam import beam_search
@@ -62,6 +62,10 @@ class ExactFrom:
 
     def key(self, state: PysolState) -> Hashable:
         return self.space.key(state)
+
+    def native(self) -> Callable[..., tuple] | None:
+        """The compiled search from the root, when the core was built (a fresh cache)."""
+        return self.space.native_from(self.root)
 
 
 class PysolFinishSpace(PysolPhaseSpace):

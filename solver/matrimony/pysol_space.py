@@ -30,10 +30,12 @@ and skips the two-suit puzzle, which cuts less but never wrongly.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from ..beam import Deferred
+from ..core import compiled_core
 from .moves import Deal, Move, Play, Redeal, Shift
 from .play import Position, Table, settled_foundations
 from .pysol_dead import AHEAD_STATES, SuitPuzzle
@@ -473,6 +475,31 @@ class PysolSpace(PysolSuits):
     def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         return self.edges(state, check_ends=True)
 
+    def native(self) -> Callable[..., tuple] | None:
+        """The compiled core's search of this space (see core.py), when it was built."""
+        return self.native_from(self.start())
+
+    def native_from(self, root: PysolState) -> Callable[..., tuple] | None:
+        """The compiled search of this space from `root` (its state is `key(root)`), or None
+        without the core."""
+        core = compiled_core()
+        if core is None:
+            return None
+        takes = bytes(code for codes in self.takes for code in codes)
+        return partial(
+            core.search_pysol,
+            self.key(root),
+            self.table.codes,
+            takes,
+            bytes(self.down),
+            bytes(self.up),
+            self.AHEAD_STATES,
+            self.tangles.budget,
+            self.TANGLES,
+            Deal(),
+            Redeal,
+        )
+
     def edges(self, state: PysolState, check_ends: bool) -> Iterator[tuple[tuple, PysolState]]:
         """The successors; without `check_ends`, a deal or redeal's result comes without its
         dead test (`viable`)."""
@@ -564,6 +591,10 @@ class PysolPhaseSpace(PysolSpace):
 
     def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         return self.phase(state, check_ends=True)
+
+    def native(self) -> None:
+        """None: the compiled core holds the exact space, not its phases."""
+        return None
 
     def open_successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         """The successors before the dead test of each phase's end (`viable`): beams test

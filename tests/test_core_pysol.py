@@ -1,0 +1,218 @@
+"""The compiled twin of PySolFC's exact Matrimony space against the Python space.
+
+The core must search `PysolSpace` exactly as search.py does over the Python space: the same
+verdict, winning steps, counts of states and nodes, and limit reached, with the lost tests
+(one suit, the redeals ahead, two suits tangled) cutting the same states. Compared on
+positions after every number of redeals, on and off winning lines, at the hand-overs of the
+finishing beams, under every kind of limit, and on the deals of the published table.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wedlock import core
+from wedlock.matrimony import GAME
+from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
+from wedlock.matrimony.play import Position, Table
+from wedlock.matrimony.pysol_finish import ExactFrom, PysolFinishSpace
+from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState
+from wedlock.matrimony.rules import DECK, PILES, RULE_SETS
+from wedlock.matrimony.verify import referee
+from wedlock.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
+from wedlock.tables import lookup
+
+PYSOL = RULE_SETS["pysol"]
+needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
+pytestmark = needs_core
+
+
+@pytest.fixture(autouse=True)
+def core_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare both paths, so the core runs even where WEDLOCK_PURE is set."""
+    monkeypatch.delenv(core.PURE_VARIABLE, raising=False)
+
+
+@cache
+def table_of(number: int) -> Table:
+    return Table(PYSOL, tuple(GAME.numbered_deal(PYSOL, str(number))))
+
+
+def random_position(number: int, seed: int, rounds: int) -> tuple[Table, Position, list[Move]]:
+    """Deal `number` played at random (a play four times out of five when there is one, no
+    shifts) until `rounds` redeals are made, then a few more plays at random."""
+    table, rng = table_of(number), random.Random(seed)
+    pos, line = table.start(), []
+    while pos.rounds < rounds:
+        moves = [m for m in table.legal_moves(pos) if not isinstance(m, Shift)]
+        if not moves:
+            break
+        plays = [m for m in moves if isinstance(m, Play)]
+        events = [m for m in moves if not isinstance(m, Play)]
+        move = rng.choice(plays) if plays and (not events or rng.random() < 0.8) else rng.choice(events)
+        pos = table.apply(pos, move)
+        line.append(move)
+    return table, pos, line
+
+
+def both(space: PysolSpace | ExactFrom, limits: Limits) -> tuple[Outcome, Outcome]:
+    """The pure search and the compiled one, on one space."""
+    assert space.native() is not None, "the compiled core does not take this space"
+    return solve(space, limits, compiled=False), solve(space, limits)
+
+
+def assert_same(pure: Outcome, native: Outcome, what: object) -> None:
+    assert (native.verdict, native.states, native.nodes, native.limit, native.reason) == (
+        pure.verdict, pure.states, pure.nodes, pure.limit, pure.reason,
+    ), what
+    assert native.steps == pure.steps, what
+
+
+def test_the_phase_spaces_are_not_taken_for_the_exact_one() -> None:
+    table = table_of(1)
+    assert PysolPhaseSpace(table).native() is None and PysolFinishSpace(table).native() is None
+
+
+def test_same_answers_after_every_number_of_redeals() -> None:
+    """Positions along random lines of 68 deals, four after each number of redeals (0-16),
+    each searched within 600 nodes (most of the late ones end sooner)."""
+    verdicts = {WON: 0, LOST: 0, UNKNOWN: 0}
+    rng = random.Random("pysol positions")
+    for n in range(68):
+        number, rounds = rng.randrange(1, 10**6), n % (PILES + 1)
+        table, pos, _ = random_position(number, n, rounds)
+        pure, native = both(PysolSpace(table, pos), Limits(node_limit=600))
+        assert_same(pure, native, (number, n, rounds))
+        verdicts[pure.verdict] += 1
+    assert verdicts[LOST] >= 12 and verdicts[UNKNOWN] >= 12, verdicts
+
+
+@cache
+def winning_line(number: int, seconds: float = 60) -> tuple[Move, ...] | None:
+    """The solver's win of deal `number`, or None if it finds none in time."""
+    out = GAME.solve(PYSOL, table_of(number).deal, Limits(time_limit=seconds))
+    return tuple(out.moves) if out.verdict == WON else None
+
+
+def test_same_wins_on_and_off_winning_lines() -> None:
+    """Positions right after each of the last six deals and redeals of a win, and a few
+    random plays away from them: many are won, and the winning steps must be the same and
+    replay to a win."""
+    won = 0
+    for number in (1, 2, 3, 5):
+        table, line = table_of(number), winning_line(number)
+        assert line is not None, number
+        events = [i for i, move in enumerate(line) if isinstance(move, (Deal, Redeal))]
+        for seed, cut in enumerate(events[-6:]):
+            pos, moves = table.start(), list(line[: cut + 1])
+            for move in moves:
+                pos = table.apply(pos, move)
+            rng = random.Random(seed)
+            for _ in range(seed % 3):
+                plays = [m for m in table.legal_moves(pos) if isinstance(m, Play)]
+                if not plays:
+                    break
+                moves.append(rng.choice(plays))
+                pos = table.apply(pos, moves[-1])
+            space = PysolSpace(table, pos)
+            pure, native = both(space, Limits(node_limit=5_000))
+            assert_same(pure, native, (number, cut))
+            if native.verdict == WON:
+                won += 1
+                assert referee(PYSOL, table.deal, moves + space.moves(native.steps)).won, (number, cut)
+    assert won >= 10, won
+
+
+def test_same_answers_at_the_finishing_beams_hand_overs() -> None:
+    """ExactFrom, the finishing beam's exact search, from states right after the last deal."""
+    checked = 0
+    for number in range(1, 9):
+        space = PysolFinishSpace(table_of(number))
+        state = space.start()
+        while state.pos.stock < DECK:
+            step = next(space.greedy_phase(state), None)
+            if step is None:
+                break
+            state = step[1]
+        if state.pos.stock < DECK:
+            continue
+        root = PysolState(state.pos, frozenset(), frozenset())
+        assert_same(*both(ExactFrom(space, root), Limits(node_limit=1_500)), number)
+        checked += 1
+    assert checked >= 6, checked
+
+
+LIMITS = st.one_of(
+    st.builds(Limits, node_limit=st.integers(1, 400)),
+    st.builds(Limits, max_states=st.integers(1, 400)),
+    st.builds(Limits, max_states=st.integers(1, 400), node_limit=st.integers(1, 400)),
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(number=st.integers(1, 10**9), seed=st.integers(0, 10**6), rounds=st.integers(0, PILES), limits=LIMITS)
+def test_same_answers_under_every_limit(number: int, seed: int, rounds: int, limits: Limits) -> None:
+    table, pos, _ = random_position(number, seed, rounds)
+    assert_same(*both(PysolSpace(table, pos), limits), (number, seed, rounds, limits))
+
+
+def test_a_time_limit_ends_the_compiled_search_as_unknown() -> None:
+    out = solve(PysolSpace(table_of(8)), Limits(time_limit=0.0))
+    assert out.verdict == UNKNOWN and out.limit == "time_limit" and out.reason == "time limit 0s reached"
+
+
+def test_the_published_verdicts_for_a_sample() -> None:
+    """Deals of the published table that it says are won: the solver wins them with the
+    compiled core, and from the position right after the last deal of that win both searches
+    find the same win."""
+    rng = random.Random("pysol tables")
+    checked = 0
+    for number in rng.sample(range(1, 1_001), 40):
+        if lookup("matrimony", number, rules="pysol") != WON or checked == 4:
+            continue
+        table, line = table_of(number), winning_line(number, 3)
+        if line is None:
+            continue  # a deal the solver takes long over: others check the same
+        assert referee(PYSOL, table.deal, line).won, number
+        last = max(i for i, move in enumerate(line) if isinstance(move, Deal))
+        pos = table.start()
+        for move in line[: last + 1]:
+            pos = table.apply(pos, move)
+        pure, native = both(PysolSpace(table, pos), Limits(node_limit=5_000))
+        assert_same(pure, native, number)
+        assert native.verdict in (WON, UNKNOWN), number
+        checked += 1
+    assert checked == 4, checked
+
+
+# --- what the core refuses --------------------------------------------------------------
+
+LIMIT_ARGS = {"node_limit": 500, "time_limit": 1.0, "max_states": 500, "first_pass": None}
+
+
+@settings(max_examples=200, deadline=None)
+@given(number=st.integers(1, 10**6), data=st.data())
+def test_the_core_refuses_what_no_pysol_position_looks_like(number: int, data: st.DataObject) -> None:
+    """The arguments of a real deal and position, one of them replaced by junk or damaged:
+    the core refuses with ValueError or answers, and never crashes."""
+    call = PysolSpace(table_of(number % 50 + 1)).native()
+    assert call is not None
+    args = list(call.args)
+    k = data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4]))
+    if k == 0 and data.draw(st.booleans()):
+        state = bytearray(args[0])
+        for _ in range(data.draw(st.integers(1, 4))):
+            state[data.draw(st.integers(0, len(state) - 1))] = data.draw(st.integers(0, 255))
+        args[0] = bytes(state)
+    else:
+        args[k] = data.draw(st.binary(max_size=200))
+    try:
+        verdict, steps, states, nodes, limit = call.func(*args, **LIMIT_ARGS)
+    except ValueError:
+        return
+    assert verdict in ("won", "lost", "unknown") and isinstance(steps, list) and states >= 0 and nodes >= 0
