@@ -1,6 +1,7 @@
 """PySolFC's exact Matrimony space: the compiled core beside pure Python, same positions, one run.
 
     python3 benchmarks/pysol_core_speed.py --deals 200 --nodes 20000
+    python3 benchmarks/pysol_core_speed.py --solve 1 100 --nodes 50000
 
 Whole deals under PySolFC's rules are rarely searched to the end, so this measures the
 positions the exact search is handed in practice: the one a finishing beam hands over right
@@ -9,11 +10,16 @@ later in the redeals along random lines. Each is searched by the Python space an
 compiled core within the same node limit; both must give the same verdict and the same
 state and node counts, and every win is replayed by the referee. Deals are random game
 numbers of 10^6-10^12 (a fixed seed, so runs compare).
+
+With `--solve FIRST LAST`, whole solves instead: `wedlock solve`'s search (the quick stages'
+beams, then the exact search) of each game number within the node limit, with the core
+switched off (WEDLOCK_PURE) and on; both must give the same verdict, states and moves.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -58,14 +64,46 @@ def random_late(table: Table, rng: random.Random, rounds: int) -> tuple[Position
     return pos, line
 
 
+def solves(first: int, last: int, nodes: int) -> None:
+    """Whole solves of games first..last, pure and compiled, one after the other."""
+    seconds = {"pure": 0.0, "compiled": 0.0}
+    verdicts = {"won": 0, "lost": 0, "unknown": 0}
+    states, worst = 0, {"pure": 0.0, "compiled": 0.0}
+    for number in range(first, last + 1):
+        cards = GAME.numbered_deal(PYSOL, str(number))
+        outs = {}
+        for way in ("pure", "compiled"):
+            os.environ[core.PURE_VARIABLE] = "1" if way == "pure" else ""
+            started = time.perf_counter()
+            outs[way] = GAME.solve(PYSOL, cards, Limits(node_limit=nodes))
+            took = time.perf_counter() - started
+            seconds[way] += took
+            worst[way] = max(worst[way], took)
+        pure, native = outs["pure"], outs["compiled"]
+        if (pure.verdict, pure.states, pure.moves) != (native.verdict, native.states, native.moves):
+            raise SystemExit(f"game {number}: the searches disagree: {pure.verdict} / {native.verdict}")
+        verdicts[str(native.verdict)] += 1
+        states += native.states
+    print(f"Matrimony (PySolFC), games {first}-{last}, each solve within {nodes:,} nodes, one core")
+    print(f"{verdicts['won']} won, {verdicts['lost']} lost, {verdicts['unknown']} unknown; {states:,} states in all")
+    print("| search | total s | worst s | faster |")
+    print("|---|---|---|---|")
+    for way in ("pure", "compiled"):
+        print(f"| {way} | {seconds[way]:.1f} | {worst[way]:.2f} | {seconds['pure'] / seconds[way]:.1f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--solve", type=int, nargs=2, metavar=("FIRST", "LAST"), help="whole solves of these game numbers")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--nodes", type=int, default=20_000, help="node limit of each search")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if core.compiled_core() is None:
         raise SystemExit(f"the compiled core is not in use here: {core.description()}")
+    if args.solve:
+        solves(*args.solve, args.nodes)
+        return
     rng = random.Random(args.seed)
     kinds = {"after the last deal": [], "random line, 8 redeals": [], "random line, 14 redeals": []}
     for _ in range(args.deals):

@@ -4,7 +4,9 @@ The core must search `PysolSpace` exactly as search.py does over the Python spac
 verdict, winning steps, counts of states and nodes, and limit reached, with the lost tests
 (one suit, the redeals ahead, two suits tangled) cutting the same states. Compared on
 positions after every number of redeals, on and off winning lines, at the hand-overs of the
-finishing beams, under every kind of limit, and on the deals of the published table.
+finishing beams, under every kind of limit, and on the deals of the published table. Its
+phases (`NativePhaseSpace`, for the beams of the quick stages) must end where the Python
+phases end, in the same order, so that every beam keeps the same states.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wedlock import core
+from wedlock.beam import beam_search
 from wedlock.matrimony import GAME
 from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
 from wedlock.matrimony.play import Position, Table
-from wedlock.matrimony.pysol_finish import ExactFrom, PysolFinishSpace
+from wedlock.matrimony.pysol_finish import ExactFrom, NativeFinishSpace, PysolFinishSpace, finishing_beam
+from wedlock.matrimony.pysol_native import NativePhaseSpace
 from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState
+from wedlock.matrimony.quick_stages import Stage
 from wedlock.matrimony.rules import DECK, PILES, RULE_SETS
 from wedlock.matrimony.verify import referee
 from wedlock.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
@@ -216,3 +221,107 @@ def test_the_core_refuses_what_no_pysol_position_looks_like(number: int, data: s
     except ValueError:
         return
     assert verdict in ("won", "lost", "unknown") and isinstance(steps, list) and states >= 0 and nodes >= 0
+
+
+# --- a phase at a time, for the beams ---------------------------------------------------
+
+
+def phase_states(number: int, seed: int) -> list[PysolState]:
+    """States a beam meets: phase ends along a random line of phases from the deal's start."""
+    space, rng = PysolPhaseSpace(table_of(number)), random.Random(seed)
+    state, out = space.start(), []
+    for _ in range(rng.randrange(1, 30)):
+        ends = list(space.successors(state))
+        if not ends:
+            break
+        state = rng.choice(ends)[1]
+        out.append(state)
+    return out
+
+
+def ends_of(space: PysolPhaseSpace | NativePhaseSpace, state: object, check_ends: bool) -> list[tuple[list, bytes]]:
+    """A phase's ends as (the exact steps, the end's key): comparable across the two spaces."""
+    out = []
+    for step, end in space.phase(state, check_ends):
+        exact = list(step) if isinstance(space, PysolPhaseSpace) else space.core.exact_steps(step)
+        out.append((exact, space.key(end)))
+    return out
+
+
+@pytest.mark.parametrize(("holds", "outcomes"), [(None, 300), (1, 300), (2, 5), (3, 40)])
+def test_the_compiled_phases_end_where_the_python_ones_do(holds: int | None, outcomes: int) -> None:
+    """Every end of every phase, in order, with its steps: from states along random lines,
+    with and without the ends' lost test; the first line (for playouts) and the tests too."""
+    compared = 0
+    for number in range(1, 5):
+        table = table_of(number)
+        pure = PysolPhaseSpace(table, outcomes=outcomes, holds=holds)
+        native = NativePhaseSpace(table, outcomes=outcomes, holds=holds)
+        assert native.start() == pure.key(pure.start())
+        for state in phase_states(number, number)[:8]:
+            key = pure.key(state)
+            for check_ends in (True, False):
+                assert ends_of(native, key, check_ends) == ends_of(pure, state, check_ends), (number, key)
+            greedy = [(list(step), pure.key(end)) for step, end in pure.greedy_phase(state)]
+            assert [(native.core.exact_steps(step), end) for step, end in native.greedy_phase(key)] == greedy
+            assert (native.viable(key), native.is_won(key), native.cards_down(key)) == (
+                pure.viable(state), pure.is_won(state), pure.cards_down(state),
+            )
+            compared += 1
+    assert compared >= 20, compared
+
+
+@pytest.mark.parametrize(("width", "holds", "playouts", "seed"), [(4, 2, True, 0), (16, 2, True, 0), (32, 1, False, 1), (8, None, False, 2)])
+def test_beams_over_the_compiled_phases_are_the_python_beams(width: int, holds: int | None, playouts: bool, seed: int) -> None:
+    """The same verdict, nodes and winning moves, deal by deal (the beams of the quick stages)."""
+    won = 0
+    for number in (3, 9, 10, 13):  # each of these beams wins two or three of them within the limit
+        table = table_of(number)
+        outs = []
+        for space in (PysolPhaseSpace(table, holds=holds), NativePhaseSpace(table, holds=holds)):
+            playout = space.greedy_phase if playouts else None
+            out = beam_search(space, space.cards_down, width, Limits(node_limit=6_000), seed, space.deferred(), playout)
+            outs.append((out.verdict, out.nodes, out.limit, space.moves(out.steps)))
+        assert outs[0] == outs[1], (number, width)
+        if outs[1][0] == WON:
+            won += 1
+            assert referee(PYSOL, table.deal, outs[1][3]).won, number
+    assert won >= 2, won
+
+
+def test_finishing_beams_over_the_compiled_phases_are_the_python_ones() -> None:
+    """The hand-overs to the exact search happen at the same states, with the same results."""
+    handed = 0
+    for number in (8, 9, 10):
+        table = table_of(number)
+        outs = []
+        for space in (PysolFinishSpace(table, holds=3), NativeFinishSpace(table, holds=3)):
+            out = finishing_beam(space, 2, Limits(node_limit=100_000), 0, True, 1_500)
+            outs.append((out.verdict, out.nodes, out.states, [o.verdict for o in space.finished], space.moves(out.steps)))
+        assert outs[0] == outs[1], number
+        handed += len(outs[1][3])
+    assert handed >= 2, handed
+
+
+def test_the_quick_stages_run_over_the_compiled_phases_and_find_the_same_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    for number in (1, 7, 8):
+        cards = table_of(number).deal
+        monkeypatch.setenv(core.PURE_VARIABLE, "1")
+        pure = GAME.solve(PYSOL, cards, Limits(node_limit=8_000))
+        monkeypatch.delenv(core.PURE_VARIABLE)
+        native = GAME.solve(PYSOL, cards, Limits(node_limit=8_000))
+        assert (native.verdict, native.states, native.moves, native.found_by) == (pure.verdict, pure.states, pure.moves, pure.found_by)
+    assert isinstance(Stage("beam", PysolPhaseSpace, 4, holds=2).build(table_of(1)), NativePhaseSpace)
+
+
+@settings(max_examples=150, deadline=None)
+@given(number=st.integers(1, 50), junk=st.binary(max_size=300), cut=st.integers(0, 400))
+def test_the_compiled_phases_refuse_what_no_state_of_the_deal_looks_like(number: int, junk: bytes, cut: int) -> None:
+    space = NativePhaseSpace(table_of(number))
+    start = space.start()
+    for state in (junk, start[:cut] + junk):
+        try:
+            ends = space.core.phase(state, True)
+        except ValueError:
+            continue
+        assert all(isinstance(step, bytes) and isinstance(end, bytes) for step, end in ends)

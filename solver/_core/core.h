@@ -98,6 +98,9 @@ space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_
 /* Matrimony under PySolFC's rules (wedlock/matrimony/pysol_space.py's PysolSpace), in pysol.c:
  * the module's function, which reads the deal, the rules and the start state itself. */
 PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs);
+/* The same space a phase at a time, for beams: a PysolPhases object. */
+extern PyTypeObject phases_type;
+PyObject *pysol_phases(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* The state graph of a Monte Carlo deal in arrays, and its exact figures (graph.c). */
 extern PyTypeObject graph_type;

@@ -147,6 +147,8 @@ static PyMethodDef methods[] = {
      "Search Matrimony under Arnold's rules from a phase-start state: (verdict, steps, states, nodes, limit)."},
     {"search_pysol", (PyCFunction)(void (*)(void))search_pysol, METH_VARARGS | METH_KEYWORDS,
      "Search Matrimony under PySolFC's rules, one decision per edge: (verdict, steps, states, nodes, limit)."},
+    {"pysol_phases", (PyCFunction)(void (*)(void))pysol_phases, METH_VARARGS | METH_KEYWORDS,
+     "PySolFC's exact Matrimony space a phase at a time, for beams: a PysolPhases."},
     {"pysol_dead", (PyCFunction)(void (*)(void))pysol_dead_py, METH_VARARGS | METH_KEYWORDS,
      "Whether a PySolFC Matrimony position is lost by the one- and two-suit puzzles (for tests)."},
     {"graph_montecarlo", (PyCFunction)(void (*)(void))graph_montecarlo, METH_VARARGS | METH_KEYWORDS,
@@ -159,8 +161,10 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, .m_name = "_core", .m_doc = "The compiled search core of wedlock.", .m_size = -1, .m_methods = methods};
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&graph_type) < 0) return NULL;
+    if (PyType_Ready(&graph_type) < 0 || PyType_Ready(&phases_type) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddObjectRef(m, "MonteCarloGraph", (PyObject *)&graph_type) < 0) Py_CLEAR(m);
+    if (m && (PyModule_AddObjectRef(m, "MonteCarloGraph", (PyObject *)&graph_type) < 0 ||
+              PyModule_AddObjectRef(m, "PysolPhases", (PyObject *)&phases_type) < 0))
+        Py_CLEAR(m);
     return m;
 }

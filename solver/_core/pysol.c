@@ -32,11 +32,13 @@ typedef struct {
 typedef struct {
     space base;
     uint8_t codes[DECK];
+    uint8_t takes[FOUNDATIONS * FOUNDATION_CARDS];
     uint8_t next_code[FOUNDATIONS][FOUNDATION_CARDS + 1];
     uint8_t rank_in[FOUNDATIONS][52];
     uint8_t down[SUITS], up[SUITS];
     uint8_t deal_index[52][2];
     int tangles;
+    int check_ends; /* whether a deal or redeal's result gets its lost test with the redeals ahead */
     pysol_dead *dead;
     PyObject *deal_move, *redeal_class;
     pstate here, child; /* one expansion's work */
@@ -311,7 +313,7 @@ static int add_child(pysol_space *sp, const pstate *st, int kind, int pile, cons
 
 /* A child unless the lost tests cut it (PysolSpace.alive, or with `ahead` PysolSpace.viable). */
 static int add_alive(pysol_space *sp, const pstate *st, int ahead, int kind, int pile, const uint8_t *plays, int nplays, children *out) {
-    if (!(ahead && is_won_counts(st->counts))) {
+    if (!(ahead && (is_won_counts(st->counts) || !sp->check_ends))) {
         int lost = dead(sp, st, ahead);
         if (lost < 0) return -1;
         if (lost) return 0;
@@ -319,7 +321,7 @@ static int add_alive(pysol_space *sp, const pstate *st, int ahead, int kind, int
     return add_child(sp, st, kind, pile, plays, nplays, out);
 }
 
-/* PysolSpace.edges with its ends checked. */
+/* PysolSpace.edges, with its ends checked or not as `check_ends` says. */
 static int pysol_expand(space *base, const uint8_t *state, size_t len, children *out) {
     pysol_space *sp = (pysol_space *)base;
     pstate *st = &sp->here, *ch = &sp->child;
@@ -427,6 +429,7 @@ static space *pysol_space_new(const uint8_t *codes, const uint8_t *takes, const 
     sp->base.release = pysol_release;
     sp->base.acyclic = 0; /* as PysolSpace: one exact pass */
     memcpy(sp->codes, codes, DECK);
+    memcpy(sp->takes, takes, sizeof sp->takes);
     memcpy(sp->down, down, SUITS), memcpy(sp->up, up, SUITS);
     memset(sp->rank_in, NONE, sizeof sp->rank_in);
     for (int f = 0; f < FOUNDATIONS; f++) {
@@ -441,6 +444,7 @@ static space *pysol_space_new(const uint8_t *codes, const uint8_t *takes, const 
     uint8_t place[52];
     for (int code = 0; code < 52; code++) place[code] = sp->rank_in[up[code / 13]][code];
     sp->tangles = tangles;
+    sp->check_ends = 1;
     sp->dead = pysol_dead_new(down, up, place, ahead_states, tangle_states);
     Py_INCREF(deal_move), Py_INCREF(redeal_class);
     sp->deal_move = deal_move, sp->redeal_class = redeal_class;
@@ -517,4 +521,402 @@ done:
     PyMem_RawFree(root);
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
     return out;
+}
+
+/* ---- one phase at a time, for beams (PysolPhaseSpace) ----
+ *
+ * A PysolPhases object keeps one deal's space, with the lost tests' caches, across the
+ * calls a beam makes. Its states are the exact space's (bytes, as above); a phase's step is
+ * the exact steps it is made of, one after the other (each self-delimiting: kind, pile,
+ * number of plays, the plays). */
+
+/* A map from byte strings to a small number, emptied in one step by a new generation. */
+typedef struct {
+    uint64_t *hash;
+    uint32_t *at, *gen;
+    uint16_t *len;
+    uint8_t *value;
+    size_t cap, count;
+    uint32_t generation;
+    strings bytes;
+} keymap;
+
+static uint64_t key_hash(const uint8_t *p, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+static void keymap_free(keymap *m) {
+    PyMem_RawFree(m->hash), PyMem_RawFree(m->at), PyMem_RawFree(m->gen), PyMem_RawFree(m->len), PyMem_RawFree(m->value);
+    strings_free(&m->bytes);
+    memset(m, 0, sizeof *m);
+}
+
+static void keymap_clear(keymap *m) {
+    m->generation++, m->count = 0;
+    strings_clear(&m->bytes);
+}
+
+static int keymap_grow(keymap *m) {
+    size_t cap = m->cap ? 2 * m->cap : 1024;
+    uint64_t *hash = PyMem_RawCalloc(cap, sizeof *hash);
+    uint32_t *at = PyMem_RawCalloc(cap, sizeof *at), *gen = PyMem_RawCalloc(cap, sizeof *gen);
+    uint16_t *len = PyMem_RawCalloc(cap, sizeof *len);
+    uint8_t *value = PyMem_RawCalloc(cap, sizeof *value);
+    if (!hash || !at || !gen || !len || !value) {
+        PyMem_RawFree(hash), PyMem_RawFree(at), PyMem_RawFree(gen), PyMem_RawFree(len), PyMem_RawFree(value);
+        return -1;
+    }
+    if (!m->generation) m->generation = 1; /* generation 0 marks an empty slot */
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->gen[i] != m->generation) continue;
+        size_t j = m->hash[i] & (cap - 1);
+        while (gen[j] == m->generation) j = (j + 1) & (cap - 1);
+        hash[j] = m->hash[i], at[j] = m->at[i], gen[j] = m->generation, len[j] = m->len[i], value[j] = m->value[i];
+    }
+    PyMem_RawFree(m->hash), PyMem_RawFree(m->at), PyMem_RawFree(m->gen), PyMem_RawFree(m->len), PyMem_RawFree(m->value);
+    m->hash = hash, m->at = at, m->gen = gen, m->len = len, m->value = value, m->cap = cap;
+    return 0;
+}
+
+/* The slot holding `key`, or where it would go; -1 when memory ran out. */
+static long long keymap_slot(keymap *m, const uint8_t *key, size_t n, int *found) {
+    if ((10 * (m->count + 1) > 7 * m->cap) && keymap_grow(m) < 0) return -1;
+    uint64_t h = key_hash(key, n);
+    size_t j = h & (m->cap - 1);
+    while (m->gen[j] == m->generation) {
+        if (m->hash[j] == h && m->len[j] == n && memcmp(m->bytes.bytes + m->at[j], key, n) == 0) {
+            *found = 1;
+            return (long long)j;
+        }
+        j = (j + 1) & (m->cap - 1);
+    }
+    *found = 0;
+    m->hash[j] = h;
+    return (long long)j;
+}
+
+static int keymap_fill(keymap *m, size_t j, const uint8_t *key, size_t n, uint8_t value) {
+    size_t at = m->bytes.used;
+    if (strings_add(&m->bytes, key, n) < 0) return -1;
+    m->at[j] = (uint32_t)at, m->gen[j] = m->generation, m->len[j] = (uint16_t)n, m->value[j] = value;
+    m->count++;
+    return 0;
+}
+
+/* A state met inside a phase: the one it came from, its step from there, its holds. */
+typedef struct {
+    int32_t parent;
+    int32_t holds;
+} phase_node;
+
+typedef struct {
+    PyObject_HEAD
+    pysol_space *sp;
+    int outcomes, holds; /* holds < 0: any number */
+    children kids;
+    strings states, steps; /* node i's state and the step that reached it */
+    phase_node *nodes;
+    size_t cap_nodes;
+    int32_t *todo;
+    size_t cap_todo;
+    keymap inner, ends;
+    pstate parent, kid;
+    uint8_t path[DECK * (3 + 2 * DECK)];
+} phases_object;
+
+static void phases_dealloc(PyObject *self) {
+    phases_object *ph = (phases_object *)self;
+    if (ph->sp) pysol_release(&ph->sp->base);
+    strings_free(&ph->kids.states), strings_free(&ph->kids.steps);
+    strings_free(&ph->states), strings_free(&ph->steps);
+    PyMem_RawFree(ph->nodes), PyMem_RawFree(ph->todo);
+    keymap_free(&ph->inner), keymap_free(&ph->ends);
+    PyObject_Free(self);
+}
+
+/* Whether every hold of `child` is one of `here`'s. */
+static int holds_within(const pstate *child, const pstate *here) {
+    for (int k = 0; k < child->nfrozen; k++) {
+        int in = 0;
+        for (int j = 0; j < here->nfrozen && !in; j++) in = memcmp(child->frozen[k], here->frozen[j], 3) == 0;
+        if (!in) return 0;
+    }
+    for (int k = 0; k < child->npassed; k++) {
+        int in = 0;
+        for (int j = 0; j < here->npassed && !in; j++) in = memcmp(child->passed[k], here->passed[j], 2) == 0;
+        if (!in) return 0;
+    }
+    return 1;
+}
+
+static int add_node(phases_object *ph, int32_t parent, const uint8_t *state, size_t len, const uint8_t *step, size_t step_len, int32_t holds) {
+    size_t n = ph->states.count;
+    if (n == ph->cap_nodes) {
+        size_t cap = ph->cap_nodes ? 2 * ph->cap_nodes : 256;
+        phase_node *nodes = PyMem_RawRealloc(ph->nodes, cap * sizeof *nodes);
+        int32_t *todo = PyMem_RawRealloc(ph->todo, cap * sizeof *todo);
+        if (nodes) ph->nodes = nodes;
+        if (todo) ph->todo = todo;
+        if (!nodes || !todo) return -1;
+        ph->cap_nodes = ph->cap_todo = cap;
+    }
+    if (strings_add(&ph->states, state, len) < 0 || strings_add(&ph->steps, step, step_len) < 0) return -1;
+    ph->nodes[n].parent = parent, ph->nodes[n].holds = holds;
+    return 0;
+}
+
+/* The steps from the phase's start to node `n`, then `last`, into ph->path. */
+static size_t path_to(phases_object *ph, int32_t n, const uint8_t *last, size_t last_len) {
+    size_t total = last_len;
+    for (int32_t k = n; k > 0; k = ph->nodes[k].parent) {
+        size_t len;
+        strings_at(&ph->steps, (size_t)k, &len);
+        total += len;
+    }
+    size_t at = total - last_len;
+    memcpy(ph->path + at, last, last_len);
+    for (int32_t k = n; k > 0; k = ph->nodes[k].parent) {
+        size_t len;
+        const uint8_t *step = strings_at(&ph->steps, (size_t)k, &len);
+        at -= len;
+        memcpy(ph->path + at, step, len);
+    }
+    return total;
+}
+
+static int step_ends_phase(const uint8_t *step, const uint8_t *state, size_t len) {
+    return step[0] != STEP_NONE || pysol_is_won(NULL, state, len);
+}
+
+/* PysolPhaseSpace.phase: the ends of the phase from `root`, as (steps, state) pairs
+ * appended to `out`. 0, or -1 with a Python error set. */
+static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, PyObject *out) {
+    pysol_space *sp = ph->sp;
+    strings_clear(&ph->states), strings_clear(&ph->steps);
+    keymap_clear(&ph->inner), keymap_clear(&ph->ends);
+    if (add_node(ph, -1, root, root_len, NULL, 0, 0) < 0) goto no_memory;
+    size_t ntodo = 0;
+    int found = 0;
+    ph->todo[ntodo++] = 0;
+    while (ntodo) {
+        int32_t n = ph->todo[--ntodo];
+        size_t len;
+        const uint8_t *here = strings_at(&ph->states, (size_t)n, &len);
+        strings_clear(&ph->kids.states), strings_clear(&ph->kids.steps);
+        if (pysol_expand(&sp->base, here, len, &ph->kids) < 0) {
+            if (sp->base.failure) PyErr_SetString(PyExc_ValueError, sp->base.failure), sp->base.failure = NULL;
+            else PyErr_NoMemory();
+            return -1;
+        }
+        here = strings_at(&ph->states, (size_t)n, &len); /* (unmoved: expanding adds no node) */
+        if (read_state(here, len, &ph->parent) < 0) goto no_memory;
+        for (size_t i = 0; i < ph->kids.states.count; i++) {
+            size_t clen, slen;
+            const uint8_t *child = strings_at(&ph->kids.states, i, &clen);
+            const uint8_t *step = strings_at(&ph->kids.steps, i, &slen);
+            int seen;
+            if (!step_ends_phase(step, child, clen)) {
+                if (read_state(child, clen, &ph->kid) < 0) goto no_memory;
+                int32_t more = ph->nodes[n].holds + !holds_within(&ph->kid, &ph->parent);
+                long long j = keymap_slot(&ph->inner, child, clen, &seen);
+                if (j < 0) goto no_memory;
+                if (ph->holds < 0) {
+                    if (seen) continue;
+                } else if (more > ph->holds || (seen && ph->inner.value[j] <= more))
+                    continue;
+                uint8_t kept = (uint8_t)(more < 255 ? more : 255); /* a bound of at most a few holds compares below that */
+                if (seen) ph->inner.value[j] = kept;
+                else if (keymap_fill(&ph->inner, (size_t)j, child, clen, kept) < 0) goto no_memory;
+                if (add_node(ph, n, child, clen, step, slen, more) < 0) goto no_memory;
+                ph->todo[ntodo++] = (int32_t)(ph->states.count - 1);
+                continue;
+            }
+            long long j = keymap_slot(&ph->ends, child, clen, &seen);
+            if (j < 0) goto no_memory;
+            if (seen) continue;
+            if (keymap_fill(&ph->ends, (size_t)j, child, clen, 0) < 0) goto no_memory;
+            size_t plen = path_to(ph, n, step, slen);
+            PyObject *pair = Py_BuildValue("(y#y#)", ph->path, (Py_ssize_t)plen, child, (Py_ssize_t)clen);
+            if (!pair || PyList_Append(out, pair) < 0) {
+                Py_XDECREF(pair);
+                return -1;
+            }
+            Py_DECREF(pair);
+            if (++found == ph->outcomes) return 0;
+        }
+    }
+    return 0;
+no_memory:
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* A state from Python: 0, or -1 with ValueError set. */
+static int state_arg(phases_object *ph, PyObject *arg, const uint8_t **state, Py_ssize_t *len) {
+    char *buf;
+    if (PyBytes_AsStringAndSize(arg, &buf, len) < 0) return -1;
+    *state = (const uint8_t *)buf;
+    if (*len > MAX_STATE || read_state(*state, (size_t)*len, &ph->parent) < 0 ||
+        !cards_readable(ph->sp->codes, ph->sp->takes, &ph->parent)) {
+        PyErr_SetString(PyExc_ValueError, "not a state of this deal");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *phases_phase(PyObject *self, PyObject *args) {
+    phases_object *ph = (phases_object *)self;
+    PyObject *state_obj;
+    int check_ends;
+    const uint8_t *state;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "Sp", &state_obj, &check_ends) || state_arg(ph, state_obj, &state, &len) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    ph->sp->check_ends = check_ends;
+    int rc = walk_phase(ph, state, (size_t)len, out);
+    ph->sp->check_ends = 1;
+    if (rc < 0) Py_CLEAR(out);
+    return out;
+}
+
+/* PysolPhaseSpace.greedy_phase: the exact space's first line through the phase and its end
+ * before the end's lost test, as a list of one (steps, state) pair, or an empty list. */
+static PyObject *phases_greedy(PyObject *self, PyObject *arg) {
+    phases_object *ph = (phases_object *)self;
+    const uint8_t *state;
+    Py_ssize_t len;
+    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
+    uint8_t here[MAX_STATE];
+    size_t here_len = (size_t)len, plen = 0;
+    memcpy(here, state, here_len);
+    ph->sp->check_ends = 0;
+    for (;;) {
+        strings_clear(&ph->kids.states), strings_clear(&ph->kids.steps);
+        if (pysol_expand(&ph->sp->base, here, here_len, &ph->kids) < 0) {
+            ph->sp->check_ends = 1;
+            return PyErr_NoMemory();
+        }
+        if (!ph->kids.states.count) {
+            ph->sp->check_ends = 1;
+            return PyList_New(0);
+        }
+        size_t clen, slen;
+        const uint8_t *child = strings_at(&ph->kids.states, 0, &clen);
+        const uint8_t *step = strings_at(&ph->kids.steps, 0, &slen);
+        memcpy(ph->path + plen, step, slen);
+        plen += slen;
+        memcpy(here, child, clen);
+        here_len = clen;
+        if (step_ends_phase(step, child, clen)) break;
+    }
+    ph->sp->check_ends = 1;
+    return Py_BuildValue("[(y#y#)]", ph->path, (Py_ssize_t)plen, here, (Py_ssize_t)here_len);
+}
+
+/* PysolSpace.viable: won, or not lost with the redeals ahead. */
+static PyObject *phases_viable(PyObject *self, PyObject *arg) {
+    phases_object *ph = (phases_object *)self;
+    const uint8_t *state;
+    Py_ssize_t len;
+    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
+    if (is_won_counts(ph->parent.counts)) Py_RETURN_TRUE;
+    int lost = dead(ph->sp, &ph->parent, 1);
+    if (lost < 0) return PyErr_NoMemory();
+    return PyBool_FromLong(!lost);
+}
+
+static PyObject *phases_won(PyObject *self, PyObject *arg) {
+    phases_object *ph = (phases_object *)self;
+    const uint8_t *state;
+    Py_ssize_t len;
+    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
+    return PyBool_FromLong(is_won_counts(ph->parent.counts));
+}
+
+static PyObject *phases_cards_down(PyObject *self, PyObject *arg) {
+    phases_object *ph = (phases_object *)self;
+    const uint8_t *state;
+    Py_ssize_t len;
+    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
+    int down = 0;
+    for (int f = 0; f < FOUNDATIONS; f++) down += ph->parent.counts[f];
+    return PyLong_FromLong(down);
+}
+
+/* The exact space's steps a phase's steps are made of, as PysolSpace gives them. */
+static PyObject *phases_exact_steps(PyObject *self, PyObject *arg) {
+    phases_object *ph = (phases_object *)self;
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(arg, &buf, &len) < 0) return NULL;
+    const uint8_t *step = (const uint8_t *)buf;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t at = 0; at < len;) {
+        if (at + 3 > len || at + 3 + 2 * (Py_ssize_t)step[at + 2] > len || step[at] > STEP_REDEAL) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_ValueError, "not the steps of a phase");
+            return NULL;
+        }
+        size_t one = 3 + 2 * (size_t)step[at + 2];
+        PyObject *obj = pysol_step(&ph->sp->base, step + at, one);
+        if (!obj || PyList_Append(out, obj) < 0) {
+            Py_XDECREF(obj);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(obj);
+        at += (Py_ssize_t)one;
+    }
+    return out;
+}
+
+static PyMethodDef phases_methods[] = {
+    {"phase", phases_phase, METH_VARARGS, "phase(state, check_ends): the ends of the phase from a state, as (steps, state) pairs."},
+    {"greedy", phases_greedy, METH_O, "The first line through the phase from a state: [(steps, state)], or [] when it has none."},
+    {"viable", phases_viable, METH_O, "Whether a state is won, or not lost with the redeals ahead."},
+    {"won", phases_won, METH_O, "Whether every card of a state is on the foundations."},
+    {"cards_down", phases_cards_down, METH_O, "The cards on a state's foundations."},
+    {"exact_steps", phases_exact_steps, METH_O, "The exact space's steps that a phase's steps are made of."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject phases_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "wedlock._core.PysolPhases",
+    .tp_basicsize = sizeof(phases_object),
+    .tp_dealloc = phases_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "PySolFC's exact Matrimony space one phase at a time, for beams (made by pysol_phases).",
+    .tp_methods = phases_methods,
+};
+
+PyObject *pysol_phases(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *names[] = {"codes", "takes", "down", "up", "ahead_states", "tangle_states", "tangles", "deal_move", "redeal_class",
+                            "outcomes", "holds", NULL};
+    Py_buffer codes, takes, down, up;
+    int ahead_states, tangle_states, tangles, outcomes, holds;
+    PyObject *deal_move, *redeal_class;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*iipOOii", names, &codes, &takes, &down, &up, &ahead_states, &tangle_states,
+                                     &tangles, &deal_move, &redeal_class, &outcomes, &holds))
+        return NULL;
+    phases_object *ph = NULL;
+    if (codes.len != DECK || takes.len != FOUNDATIONS * FOUNDATION_CARDS || down.len != SUITS || up.len != SUITS ||
+        !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || outcomes < 1 || ahead_states < 0 || tangle_states < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal the compiled core can read");
+        goto done;
+    }
+    ph = PyObject_New(phases_object, &phases_type);
+    if (!ph) goto done;
+    memset((char *)ph + sizeof(PyObject), 0, sizeof *ph - sizeof(PyObject));
+    ph->outcomes = outcomes, ph->holds = holds;
+    ph->sp = (pysol_space *)pysol_space_new(codes.buf, takes.buf, down.buf, up.buf, ahead_states, tangle_states, tangles, deal_move,
+                                            redeal_class);
+    if (!ph->sp) Py_CLEAR(ph);
+done:
+    PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
+    return (PyObject *)ph;
 }

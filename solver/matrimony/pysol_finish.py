@@ -29,11 +29,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
+from typing import Any
 
 from ..beam import beam_search
 from ..search import WON, Limits, Outcome, solve
 from .play import Position, Table
-from .pysol_space import PysolPhaseSpace, PysolState
+from .pysol_native import NativePhaseSpace
+from .pysol_space import PysolPhaseSpace, PysolSpace, PysolState
 from .rules import DECK, FOUNDATION_CARDS, PILES
 
 FINISH_NODES = 100_000  # states the exact search may generate from one hand-over state
@@ -48,7 +50,7 @@ class ExactFrom:
 
     acyclic = False  # as PysolSpace
 
-    def __init__(self, space: PysolPhaseSpace, root: PysolState) -> None:
+    def __init__(self, space: PysolSpace, root: PysolState) -> None:
         self.space, self.root = space, root
 
     def start(self) -> PysolState:
@@ -68,21 +70,15 @@ class ExactFrom:
         return self.space.native_from(self.root)
 
 
-class PysolFinishSpace(PysolPhaseSpace):
-    """The phase space, with the exact search at each hand-over state (module docstring)."""
+class HandOvers:
+    """The hand-overs of a finishing beam, over a phase space (module docstring): the
+    Python one (`PysolFinishSpace`) or the compiled one (`NativeFinishSpace`). The space
+    says which states are hand-overs (`hand_over`) and what a won end is (`won_state`)."""
 
     label = "finishing phase"  # how a quick stage over this space is named (Stage.label)
+    exact: PysolSpace  # the exact space the hand-overs search
 
-    def __init__(
-        self,
-        table: Table,
-        start: Position | None = None,
-        outcomes: int = 300,
-        holds: int | None = None,
-        nodes: int = FINISH_NODES,
-        at_round: int = 0,
-    ) -> None:
-        super().__init__(table, start, outcomes, holds)
+    def hand_overs(self, nodes: int, at_round: int) -> None:
         self.nodes, self.at_round = nodes, at_round
         self.share(Limits(node_limit=None, time_limit=None))
 
@@ -98,34 +94,95 @@ class PysolFinishSpace(PysolPhaseSpace):
     def spent_nodes(self) -> int:
         return sum(out.nodes for out in self.finished)
 
-    def phase(self, state: PysolState, check_ends: bool) -> Iterator[tuple[tuple, PysolState]]:
-        if state.pos.stock == DECK and state.pos.rounds == self.at_round:
-            out = self.finish(state)
+    def hand_over(self, state: Any) -> PysolState | None:
+        """The exact search's root when `state` is a hand-over state (its position with
+        nothing held back), else None."""
+        raise NotImplementedError
+
+    def won_state(self, state: Any) -> Any:
+        """The state at the end of a win from `state`."""
+        raise NotImplementedError
+
+    def phase(self, state: Any, check_ends: bool) -> Iterator[tuple[Any, Any]]:
+        root = self.hand_over(state)
+        if root is not None:
+            out = self.finish(root)
             if out is not None and out.verdict == WON:
                 yield tuple(out.steps), self.won_state(state)
                 return
             if out is not None and out.limit is None:
                 return  # lost: the position itself, whatever the line holds back
-        yield from super().phase(state, check_ends)
+        yield from super().phase(state, check_ends)  # type: ignore[misc]  # the phase space's own walk
 
-    def finish(self, state: PysolState) -> Outcome | None:
-        """The exact search from `state` within what is left, or None when nothing is."""
+    def finish(self, root: PysolState) -> Outcome | None:
+        """The exact search from `root` within what is left, or None when nothing is."""
         nodes = self.nodes
         if self.limits.node_limit is not None:
             nodes = min(nodes, self.limits.node_limit - self.spent_nodes())
         seconds = None if self.deadline is None else self.deadline - time.perf_counter()
         if nodes < 1 or (seconds is not None and seconds <= 0):
             return None
-        root = PysolState(state.pos, frozenset(), frozenset())
-        out = solve(ExactFrom(self, root), replace(self.limits, node_limit=nodes, time_limit=seconds))
+        out = solve(ExactFrom(self.exact, root), replace(self.limits, node_limit=nodes, time_limit=seconds))
         self.finished.append(out)
         return out
 
+
+def won_position(rounds: int) -> Position:
+    """Every card on the foundations (the rounds it took do not matter to a beam, which
+    stops at a win)."""
+    return Position((b"",) * PILES, (FOUNDATION_CARDS,) * 8, DECK, rounds)
+
+
+class PysolFinishSpace(HandOvers, PysolPhaseSpace):
+    """The phase space, with the exact search at each hand-over state (module docstring)."""
+
+    def __init__(
+        self,
+        table: Table,
+        start: Position | None = None,
+        outcomes: int = 300,
+        holds: int | None = None,
+        nodes: int = FINISH_NODES,
+        at_round: int = 0,
+    ) -> None:
+        super().__init__(table, start, outcomes, holds)
+        self.exact = self
+        self.hand_overs(nodes, at_round)
+
+    def hand_over(self, state: PysolState) -> PysolState | None:
+        if state.pos.stock == DECK and state.pos.rounds == self.at_round:
+            return PysolState(state.pos, frozenset(), frozenset())
+        return None
+
     def won_state(self, state: PysolState) -> PysolState:
-        """The position at the end of a win from `state`: every card on the foundations (the
-        rounds it took do not matter to a beam, which stops at a win)."""
-        pos = state.pos
-        return PysolState(Position((b"",) * PILES, (FOUNDATION_CARDS,) * 8, DECK, pos.rounds), frozenset(), frozenset())
+        return PysolState(won_position(state.pos.rounds), frozenset(), frozenset())
+
+
+class NativeFinishSpace(HandOvers, NativePhaseSpace):
+    """PysolFinishSpace over the compiled phase space: the same hand-overs, the same ends."""
+
+    def __init__(
+        self,
+        table: Table,
+        start: Position | None = None,
+        outcomes: int = 300,
+        holds: int | None = None,
+        nodes: int = FINISH_NODES,
+        at_round: int = 0,
+    ) -> None:
+        super().__init__(table, start, outcomes, holds)
+        self.hand_overs(nodes, at_round)
+
+    def hand_over(self, state: bytes) -> PysolState | None:
+        pos = self.exact.position_of(state)
+        if pos.stock == DECK and pos.rounds == self.at_round:
+            return PysolState(pos, frozenset(), frozenset())
+        return None
+
+    def won_state(self, state: bytes) -> bytes:
+        key = self.exact.key(PysolState(won_position(self.exact.position_of(state).rounds), frozenset(), frozenset()))
+        assert isinstance(key, bytes)
+        return key
 
 
 def finishing_beam(

@@ -475,6 +475,16 @@ class PysolSpace(PysolSuits):
     def successors(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         return self.edges(state, check_ends=True)
 
+    @staticmethod
+    def position_of(key: bytes) -> Position:
+        """The position a state's key (`key`) holds, without its holds."""
+        piles, at = [], 0
+        for _ in range(PILES):
+            end = key.index(NONE, at)
+            piles.append(key[at:end])
+            at = end + 1
+        return Position(tuple(piles), tuple(key[at : at + 8]), key[at + 8], key[at + 9])
+
     def native(self) -> Callable[..., tuple] | None:
         """The compiled core's search of this space (see core.py), when it was built."""
         return self.native_from(self.start())

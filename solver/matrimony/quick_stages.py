@@ -7,12 +7,16 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from ..beam import beam_search
+from ..core import compiled_core
 from ..game import Progress, no_progress
 from ..portfolio import Budget, stops_the_rest
 from ..search import WON, Limits, Outcome, solve
 from .play import Position, Table
-from .pysol_finish import FINISH_NODES, PysolFinishSpace, finishing_beam
+from .pysol_finish import FINISH_NODES, NativeFinishSpace, PysolFinishSpace, finishing_beam
+from .pysol_native import NativePhaseSpace
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace
+
+COMPILED = {PysolPhaseSpace: NativePhaseSpace, PysolFinishSpace: NativeFinishSpace}  # their twins over the core
 
 
 class Stage(NamedTuple):
@@ -45,10 +49,14 @@ class Stage(NamedTuple):
 
     def build(self, table: Table, start: Position | None = None) -> Any:
         """The stage's space over the deal, from `start` when given (stages of one space and
-        holds share it: `run` sets what is a stage's own)."""
+        holds share it: `run` sets what is a stage's own). The phase spaces are walked by
+        the compiled core where it runs (the same states, the same order)."""
+        kind: Any = self.space
+        if kind in COMPILED and compiled_core() is not None:
+            kind = COMPILED[kind]
         if self.holds is None:
-            return self.space(table, start)
-        return self.space(table, start, holds=self.holds)  # type: ignore[call-arg]  # phase spaces take holds
+            return kind(table, start)
+        return kind(table, start, holds=self.holds)
 
     def run(self, space: Any, limits: Limits) -> Outcome:
         """The stage's search over its space, within `limits` (a depth-first one also
