@@ -325,3 +325,25 @@ def test_the_compiled_phases_refuse_what_no_state_of_the_deal_looks_like(number:
         except ValueError:
             continue
         assert all(isinstance(step, bytes) and isinstance(end, bytes) for step, end in ends)
+
+
+def test_a_state_with_holds_out_of_order_or_twice_is_refused() -> None:
+    """PysolSpace.key writes each list of holds sorted, one hold a place: anything else is
+    not a state (and would leave no room for the next hold)."""
+    space = PysolSpace(table_of(1))
+    native = NativePhaseSpace(table_of(1))
+    start = space.key(space.start())
+    assert isinstance(start, bytes)
+    base = start[:-1]  # the start holds nothing: its frozen list's end is the last byte
+    twice_frozen = base + bytes([0, 0, 0]) * 104 + bytes([255])
+    twice_passed = base + bytes([255]) + bytes([0, 0]) * 104
+    out_of_order = base + bytes([255, 1, 0, 0, 0])
+    for state in (twice_frozen, twice_passed, out_of_order):
+        call = space.native()
+        assert call is not None
+        with pytest.raises(ValueError):
+            call.func(state, *call.args[1:], **LIMIT_ARGS)
+        with pytest.raises(ValueError):
+            native.core.phase(state, True)
+    with pytest.raises(ValueError):
+        NativePhaseSpace(table_of(1), holds=-1)

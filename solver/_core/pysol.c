@@ -82,10 +82,16 @@ static int read_state(const uint8_t *s, size_t len, pstate *st) {
         memcpy(st->passed[st->npassed++], s + i, 2);
         i += 2;
     }
+    /* each list of holds in order of place, one hold a place (as PysolSpace.key writes
+     * them): a state is its own key, and holding one more card always has room */
     for (int k = 0; k < st->nfrozen; k++)
-        if (st->frozen[k][0] >= PILES || st->frozen[k][1] >= st->len[st->frozen[k][0]] || st->frozen[k][2] > 1) return -1;
+        if (st->frozen[k][0] >= PILES || st->frozen[k][1] >= st->len[st->frozen[k][0]] || st->frozen[k][2] > 1 ||
+            (k && memcmp(st->frozen[k - 1], st->frozen[k], 2) >= 0))
+            return -1;
     for (int k = 0; k < st->npassed; k++)
-        if (st->passed[k][0] >= PILES || st->passed[k][1] >= st->len[st->passed[k][0]]) return -1;
+        if (st->passed[k][0] >= PILES || st->passed[k][1] >= st->len[st->passed[k][0]] ||
+            (k && memcmp(st->passed[k - 1], st->passed[k], 2) >= 0))
+            return -1;
     return 0;
 }
 
@@ -506,8 +512,8 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_NoMemory();
         goto done;
     }
-    if (codes.len != DECK || takes.len != FOUNDATIONS * FOUNDATION_CARDS || down.len != SUITS || up.len != SUITS ||
-        !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || state.len > MAX_STATE ||
+    if (codes.len != DECK || takes.len != FOUNDATIONS * FOUNDATION_CARDS || down.len != SUITS || up.len != SUITS || ahead_states < 0 ||
+        tangle_states < 0 || !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || state.len > MAX_STATE ||
         read_state(state.buf, (size_t)state.len, root) < 0 || !cards_readable(codes.buf, takes.buf, root)) {
         PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal and position the compiled core can read");
         goto done;
@@ -516,7 +522,10 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
     space *sp = pysol_space_new(codes.buf, takes.buf, down.buf, up.buf, ahead_states, tangle_states, tangles, deal_move, redeal_class);
     if (!sp) goto done;
-    out = core_run(sp, state.buf, (size_t)state.len, &lim);
+    /* the search reads the root without the GIL: its own copy, which no thread can change */
+    uint8_t copy[MAX_STATE];
+    memcpy(copy, state.buf, (size_t)state.len);
+    out = core_run(sp, copy, (size_t)state.len, &lim);
 done:
     PyMem_RawFree(root);
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
@@ -711,14 +720,14 @@ static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, P
             return -1;
         }
         here = strings_at(&ph->states, (size_t)n, &len); /* (unmoved: expanding adds no node) */
-        if (read_state(here, len, &ph->parent) < 0) goto no_memory;
+        if (read_state(here, len, &ph->parent) < 0) goto unreadable;
         for (size_t i = 0; i < ph->kids.states.count; i++) {
             size_t clen, slen;
             const uint8_t *child = strings_at(&ph->kids.states, i, &clen);
             const uint8_t *step = strings_at(&ph->kids.steps, i, &slen);
             int seen;
             if (!step_ends_phase(step, child, clen)) {
-                if (read_state(child, clen, &ph->kid) < 0) goto no_memory;
+                if (read_state(child, clen, &ph->kid) < 0) goto unreadable;
                 int32_t more = ph->nodes[n].holds + !holds_within(&ph->kid, &ph->parent);
                 long long j = keymap_slot(&ph->inner, child, clen, &seen);
                 if (j < 0) goto no_memory;
@@ -726,7 +735,7 @@ static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, P
                     if (seen) continue;
                 } else if (more > ph->holds || (seen && ph->inner.value[j] <= more))
                     continue;
-                uint8_t kept = (uint8_t)(more < 255 ? more : 255); /* a bound of at most a few holds compares below that */
+                uint8_t kept = (uint8_t)(more < 255 ? more : 255); /* a bound (at most 250) compares below that */
                 if (seen) ph->inner.value[j] = kept;
                 else if (keymap_fill(&ph->inner, (size_t)j, child, clen, kept) < 0) goto no_memory;
                 if (add_node(ph, n, child, clen, step, slen, more) < 0) goto no_memory;
@@ -750,6 +759,9 @@ static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, P
     return 0;
 no_memory:
     PyErr_NoMemory();
+    return -1;
+unreadable:
+    PyErr_SetString(PyExc_ValueError, "a state the PySolFC Matrimony core cannot read");
     return -1;
 }
 
@@ -797,6 +809,11 @@ static PyObject *phases_greedy(PyObject *self, PyObject *arg) {
         strings_clear(&ph->kids.states), strings_clear(&ph->kids.steps);
         if (pysol_expand(&ph->sp->base, here, here_len, &ph->kids) < 0) {
             ph->sp->check_ends = 1;
+            if (ph->sp->base.failure) {
+                PyErr_SetString(PyExc_ValueError, ph->sp->base.failure);
+                ph->sp->base.failure = NULL;
+                return NULL;
+            }
             return PyErr_NoMemory();
         }
         if (!ph->kids.states.count) {
@@ -905,7 +922,8 @@ PyObject *pysol_phases(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     phases_object *ph = NULL;
     if (codes.len != DECK || takes.len != FOUNDATIONS * FOUNDATION_CARDS || down.len != SUITS || up.len != SUITS ||
-        !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || outcomes < 1 || ahead_states < 0 || tangle_states < 0) {
+        !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || outcomes < 1 || ahead_states < 0 || tangle_states < 0 || holds < -1 ||
+        holds > 250) {
         PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal the compiled core can read");
         goto done;
     }

@@ -32,6 +32,8 @@ class NativePhaseSpace:
         core = compiled_core()
         if core is None:
             raise RuntimeError("the compiled core is not in use")
+        if holds is not None and not 0 <= holds <= 250:
+            raise ValueError(f"a phase holds back 0 to 250 cards, or any number (None), not {holds}")
         self.exact = PysolSpace(table, start)
         self.outcomes, self.holds = outcomes, holds
         takes = bytes(code for codes in self.exact.takes for code in codes)
