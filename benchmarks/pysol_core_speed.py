@@ -42,14 +42,14 @@ PYSOL = RULE_SETS["pysol"]
 def after_last_deal(table: Table) -> tuple[Position, list]:
     """The position the exact space's first line reaches right after the last deal."""
     space = PysolPhaseSpace(table)
-    state, moves = space.start(), []
+    state, steps = space.start(), []
     while state.pos.stock < DECK:
         step = next(space.greedy_phase(state), None)
         if step is None:
             break
-        moves += space.moves([step[0]])
+        steps.append(step[0])
         state = step[1]
-    return state.pos, moves
+    return state.pos, space.moves(steps)
 
 
 def random_late(table: Table, rng: random.Random, rounds: int) -> tuple[Position, list]:
