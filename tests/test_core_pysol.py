@@ -17,11 +17,13 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_core import assert_same, both
+from test_matrimony_spaces import random_line
 
 from wedlock import core
 from wedlock.beam import beam_search
 from wedlock.matrimony import GAME
-from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
+from wedlock.matrimony.moves import Deal, Move, Play, Redeal
 from wedlock.matrimony.play import Position, Table
 from wedlock.matrimony.pysol_finish import ExactFrom, NativeFinishSpace, PysolFinishSpace, finishing_beam
 from wedlock.matrimony.pysol_native import NativePhaseSpace
@@ -29,7 +31,7 @@ from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolStat
 from wedlock.matrimony.quick_stages import Stage
 from wedlock.matrimony.rules import DECK, PILES, RULE_SETS
 from wedlock.matrimony.verify import referee
-from wedlock.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
+from wedlock.search import LOST, UNKNOWN, WON, Limits, solve
 from wedlock.tables import lookup
 
 PYSOL = RULE_SETS["pysol"]
@@ -49,33 +51,10 @@ def table_of(number: int) -> Table:
 
 
 def random_position(number: int, seed: int, rounds: int) -> tuple[Table, Position, list[Move]]:
-    """Deal `number` played at random (a play four times out of five when there is one, no
-    shifts) until `rounds` redeals are made, then a few more plays at random."""
-    table, rng = table_of(number), random.Random(seed)
-    pos, line = table.start(), []
-    while pos.rounds < rounds:
-        moves = [m for m in table.legal_moves(pos) if not isinstance(m, Shift)]
-        if not moves:
-            break
-        plays = [m for m in moves if isinstance(m, Play)]
-        events = [m for m in moves if not isinstance(m, Play)]
-        move = rng.choice(plays) if plays and (not events or rng.random() < 0.8) else rng.choice(events)
-        pos = table.apply(pos, move)
-        line.append(move)
+    """Deal `number` played at random until `rounds` redeals are made (`random_line`)."""
+    table = table_of(number)
+    pos, line = random_line(table, random.Random(seed), rounds)
     return table, pos, line
-
-
-def both(space: PysolSpace | ExactFrom, limits: Limits) -> tuple[Outcome, Outcome]:
-    """The pure search and the compiled one, on one space."""
-    assert space.native() is not None, "the compiled core does not take this space"
-    return solve(space, limits, compiled=False), solve(space, limits)
-
-
-def assert_same(pure: Outcome, native: Outcome, what: object) -> None:
-    assert (native.verdict, native.states, native.nodes, native.limit, native.reason) == (
-        pure.verdict, pure.states, pure.nodes, pure.limit, pure.reason,
-    ), what
-    assert native.steps == pure.steps, what
 
 
 def test_the_phase_spaces_are_not_taken_for_the_exact_one() -> None:

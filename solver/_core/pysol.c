@@ -550,12 +550,6 @@ typedef struct {
     strings bytes;
 } keymap;
 
-static uint64_t key_hash(const uint8_t *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
-    return h ^ (h >> 29);
-}
-
 static void keymap_free(keymap *m) {
     PyMem_RawFree(m->hash), PyMem_RawFree(m->at), PyMem_RawFree(m->gen), PyMem_RawFree(m->len), PyMem_RawFree(m->value);
     strings_free(&m->bytes);
@@ -592,7 +586,7 @@ static int keymap_grow(keymap *m) {
 /* The slot holding `key`, or where it would go; -1 when memory ran out. */
 static long long keymap_slot(keymap *m, const uint8_t *key, size_t n, int *found) {
     if ((10 * (m->count + 1) > 7 * m->cap) && keymap_grow(m) < 0) return -1;
-    uint64_t h = key_hash(key, n);
+    uint64_t h = core_hash(key, n);
     size_t j = h & (m->cap - 1);
     while (m->gen[j] == m->generation) {
         if (m->hash[j] == h && m->len[j] == n && memcmp(m->bytes.bytes + m->at[j], key, n) == 0) {

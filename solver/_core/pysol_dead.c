@@ -19,6 +19,8 @@
  * object: the search calls pysol_dead_check without the GIL. */
 #include "pysol_dead.h"
 
+#include "core.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <string.h>
@@ -60,23 +62,7 @@ typedef struct {
     size_t used, room;
 } keyset;
 
-static uint32_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    while (n >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        h = (h ^ v) * 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 31;
-        p += 8, n -= 8;
-    }
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    h = (h ^ v) * 0x94d049bb133111ebULL;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return (uint32_t)h;
-}
+static uint32_t hash_bytes(const uint8_t *p, size_t n) { return (uint32_t)core_hash(p, n); }
 
 static void keyset_free(keyset *k) {
     PyMem_RawFree(k->slots);

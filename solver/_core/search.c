@@ -119,24 +119,6 @@ typedef struct {
     size_t arena_used, arena_cap;
 } table;
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    while (n >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        h = (h ^ v) * 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 31;
-        p += 8, n -= 8;
-    }
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    h = (h ^ v) * 0x94d049bb133111ebULL;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return h;
-}
-
 static int table_init(table *t) {
     memset(t, 0, sizeof *t);
     t->cap = 1 << 12;
@@ -167,7 +149,7 @@ static int table_grow(table *t) {
 /* The entry holding this state, made (unused by any pass, not closed) if new; NULL when
  * memory ran out. */
 static entry *table_find(table *t, const uint8_t *state, size_t len) {
-    uint64_t h = hash_bytes(state, len);
+    uint64_t h = core_hash(state, len);
     size_t k = h & (t->cap - 1);
     while (t->slots[k].used) {
         entry *e = &t->slots[k];

@@ -76,11 +76,24 @@ class HandOvers:
     says which states are hand-overs (`hand_over`) and what a won end is (`won_state`)."""
 
     label = "finishing phase"  # how a quick stage over this space is named (Stage.label)
-    exact: PysolSpace  # the exact space the hand-overs search
 
-    def hand_overs(self, nodes: int, at_round: int) -> None:
+    def __init__(
+        self,
+        table: Table,
+        start: Position | None = None,
+        outcomes: int = 300,
+        holds: int | None = None,
+        nodes: int = FINISH_NODES,
+        at_round: int = 0,
+    ) -> None:
+        super().__init__(table, start, outcomes, holds)  # type: ignore[call-arg]  # the phase space's
         self.nodes, self.at_round = nodes, at_round
         self.share(Limits(node_limit=None, time_limit=None))
+
+    @property
+    def exact(self) -> PysolSpace:
+        """The exact space the hand-overs search."""
+        raise NotImplementedError
 
     def share(self, limits: Limits, nodes: int | None = None) -> None:
         """Let the exact searches from now on spend at most `limits` between them (nodes and
@@ -136,18 +149,9 @@ def won_position(rounds: int) -> Position:
 class PysolFinishSpace(HandOvers, PysolPhaseSpace):
     """The phase space, with the exact search at each hand-over state (module docstring)."""
 
-    def __init__(
-        self,
-        table: Table,
-        start: Position | None = None,
-        outcomes: int = 300,
-        holds: int | None = None,
-        nodes: int = FINISH_NODES,
-        at_round: int = 0,
-    ) -> None:
-        super().__init__(table, start, outcomes, holds)
-        self.exact = self
-        self.hand_overs(nodes, at_round)
+    @property
+    def exact(self) -> PysolSpace:
+        return self  # its own exact space, whose caches the beam has filled
 
     def hand_over(self, state: PysolState) -> PysolState | None:
         if state.pos.stock == DECK and state.pos.rounds == self.at_round:
@@ -161,17 +165,9 @@ class PysolFinishSpace(HandOvers, PysolPhaseSpace):
 class NativeFinishSpace(HandOvers, NativePhaseSpace):
     """PysolFinishSpace over the compiled phase space: the same hand-overs, the same ends."""
 
-    def __init__(
-        self,
-        table: Table,
-        start: Position | None = None,
-        outcomes: int = 300,
-        holds: int | None = None,
-        nodes: int = FINISH_NODES,
-        at_round: int = 0,
-    ) -> None:
-        super().__init__(table, start, outcomes, holds)
-        self.hand_overs(nodes, at_round)
+    @property
+    def exact(self) -> PysolSpace:
+        return self.exact_space
 
     def hand_over(self, state: bytes) -> PysolState | None:
         pos = self.exact.position_of(state)

@@ -34,17 +34,17 @@ class NativePhaseSpace:
             raise RuntimeError("the compiled core is not in use")
         if holds is not None and not 0 <= holds <= 250:
             raise ValueError(f"a phase holds back 0 to 250 cards, or any number (None), not {holds}")
-        self.exact = PysolSpace(table, start)
+        self.exact_space = PysolSpace(table, start)
         self.outcomes, self.holds = outcomes, holds
-        takes = bytes(code for codes in self.exact.takes for code in codes)
+        takes = bytes(code for codes in self.exact_space.takes for code in codes)
         self.core: Any = core.pysol_phases(
             table.codes,
             takes,
-            bytes(self.exact.down),
-            bytes(self.exact.up),
-            self.exact.AHEAD_STATES,
-            self.exact.tangles.budget,
-            self.exact.TANGLES,
+            bytes(self.exact_space.down),
+            bytes(self.exact_space.up),
+            self.exact_space.AHEAD_STATES,
+            self.exact_space.tangles.budget,
+            self.exact_space.TANGLES,
             Deal(),
             Redeal,
             outcomes,
@@ -52,7 +52,7 @@ class NativePhaseSpace:
         )
 
     def start(self) -> bytes:
-        key = self.exact.key(self.exact.start())
+        key = self.exact_space.key(self.exact_space.start())
         assert isinstance(key, bytes)
         return key
 
@@ -92,4 +92,4 @@ class NativePhaseSpace:
         exact: list[tuple] = []
         for phase in steps:
             exact += self.core.exact_steps(phase) if isinstance(phase, bytes) else phase
-        return self.exact.moves(exact)
+        return self.exact_space.moves(exact)
