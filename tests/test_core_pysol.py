@@ -18,12 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_core import assert_same, both
-from test_matrimony_spaces import random_line
+from test_matrimony_spaces import on_and_off_line, random_line
 
 from wedlock import core
 from wedlock.beam import beam_search
 from wedlock.matrimony import GAME
-from wedlock.matrimony.moves import Deal, Move, Play, Redeal
+from wedlock.matrimony.moves import Deal, Move
 from wedlock.matrimony.play import Position, Table
 from wedlock.matrimony.pysol_finish import ExactFrom, NativeFinishSpace, PysolFinishSpace, finishing_beam
 from wedlock.matrimony.pysol_native import NativePhaseSpace
@@ -89,26 +89,13 @@ def test_same_wins_on_and_off_winning_lines() -> None:
     replay to a win."""
     won = 0
     for number in (1, 2, 3, 5):
-        table, line = table_of(number), winning_line(number)
-        assert line is not None, number
-        events = [i for i, move in enumerate(line) if isinstance(move, (Deal, Redeal))]
-        for seed, cut in enumerate(events[-6:]):
-            pos, moves = table.start(), list(line[: cut + 1])
-            for move in moves:
-                pos = table.apply(pos, move)
-            rng = random.Random(seed)
-            for _ in range(seed % 3):
-                plays = [m for m in table.legal_moves(pos) if isinstance(m, Play)]
-                if not plays:
-                    break
-                moves.append(rng.choice(plays))
-                pos = table.apply(pos, moves[-1])
+        for table, pos, moves in on_and_off_line(PYSOL, number, 6):
             space = PysolSpace(table, pos)
             pure, native = both(space, Limits(node_limit=5_000))
-            assert_same(pure, native, (number, cut))
+            assert_same(pure, native, (number, len(moves)))
             if native.verdict == WON:
                 won += 1
-                assert referee(PYSOL, table.deal, moves + space.moves(native.steps)).won, (number, cut)
+                assert referee(PYSOL, table.deal, moves + space.moves(native.steps)).won, (number, len(moves))
     assert won >= 10, won
 
 

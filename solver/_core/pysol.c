@@ -307,12 +307,11 @@ static int dead(pysol_space *sp, const pstate *st, int ahead) {
                             st->npassed, ahead, sp->tangles);
 }
 
-static int add_child(pysol_space *sp, const pstate *st, int kind, int pile, const uint8_t *plays, int nplays, children *out) {
+static int add_child(const pstate *st, int kind, int pile, const uint8_t *plays, int nplays, children *out) {
     uint8_t state[MAX_STATE], step[3 + 2 * DECK];
     size_t len = write_state(st, state);
     step[0] = (uint8_t)kind, step[1] = (uint8_t)pile, step[2] = (uint8_t)nplays;
     memcpy(step + 3, plays, 2 * (size_t)nplays);
-    (void)sp;
     if (strings_add(&out->states, state, len) < 0 || strings_add(&out->steps, step, 3 + 2 * (size_t)nplays) < 0) return -1;
     return 0;
 }
@@ -324,7 +323,7 @@ static int add_alive(pysol_space *sp, const pstate *st, int ahead, int kind, int
         if (lost < 0) return -1;
         if (lost) return 0;
     }
-    return add_child(sp, st, kind, pile, plays, nplays, out);
+    return add_child(st, kind, pile, plays, nplays, out);
 }
 
 /* PysolSpace.edges, with its ends checked or not as `check_ends` says. */
@@ -340,7 +339,7 @@ static int pysol_expand(space *base, const uint8_t *state, size_t len, children 
     play_safe(sp, st, plays, &nplays);
     if (is_won_counts(st->counts)) {
         st->nfrozen = st->npassed = 0;
-        return add_child(sp, st, STEP_NONE, 0, plays, nplays, out);
+        return add_child(st, STEP_NONE, 0, plays, nplays, out);
     }
     held(sp, st, -1); /* the safe plays may free some */
     uint8_t after[2];

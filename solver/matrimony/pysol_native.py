@@ -15,7 +15,7 @@ from typing import Any
 
 from ..beam import Deferred
 from ..core import compiled_core
-from .moves import Deal, Move, Redeal
+from .moves import Move
 from .play import Position, Table
 from .pysol_space import PysolSpace
 
@@ -36,20 +36,7 @@ class NativePhaseSpace:
             raise ValueError(f"a phase holds back 0 to 250 cards, or any number (None), not {holds}")
         self.exact_space = PysolSpace(table, start)
         self.outcomes, self.holds = outcomes, holds
-        takes = bytes(code for codes in self.exact_space.takes for code in codes)
-        self.core: Any = core.pysol_phases(
-            table.codes,
-            takes,
-            bytes(self.exact_space.down),
-            bytes(self.exact_space.up),
-            self.exact_space.AHEAD_STATES,
-            self.exact_space.tangles.budget,
-            self.exact_space.TANGLES,
-            Deal(),
-            Redeal,
-            outcomes,
-            -1 if holds is None else holds,
-        )
+        self.core: Any = core.pysol_phases(*self.exact_space.core_rules(), outcomes, -1 if holds is None else holds)
 
     def start(self) -> bytes:
         key = self.exact_space.key(self.exact_space.start())

@@ -495,20 +495,15 @@ class PysolSpace(PysolSuits):
         core = compiled_core()
         if core is None:
             return None
+        return partial(core.search_pysol, self.key(root), *self.core_rules())
+
+    def core_rules(self) -> tuple:
+        """The deal and the rules as the compiled core reads them (search_pysol and
+        pysol_phases take them in this order): the deal's codes, each foundation's codes in
+        order, each suit's Jack-down and Queen-up foundations, the lost tests' budgets and
+        whether the two-suit one runs, and the step objects for a deal and a redeal."""
         takes = bytes(code for codes in self.takes for code in codes)
-        return partial(
-            core.search_pysol,
-            self.key(root),
-            self.table.codes,
-            takes,
-            bytes(self.down),
-            bytes(self.up),
-            self.AHEAD_STATES,
-            self.tangles.budget,
-            self.TANGLES,
-            Deal(),
-            Redeal,
-        )
+        return (self.table.codes, takes, bytes(self.down), bytes(self.up), self.AHEAD_STATES, self.tangles.budget, self.TANGLES, Deal(), Redeal)
 
     def edges(self, state: PysolState, check_ends: bool) -> Iterator[tuple[tuple, PysolState]]:
         """The successors; without `check_ends`, a deal or redeal's result comes without its
