@@ -28,8 +28,7 @@ PLAYERS = ("no-peek", "greedy", "random")  # the players of a -players- file, as
 # The options of a file's first run that its lines do not record.
 OPTIONS = {
     "monte-carlo-weddings-1-10000": " --time-limit 120",
-    "matrimony-pysol-1-1000": " --time-limit 10",
-    "matrimony-pysol-1-10000": " --time-limit 1",
+    "matrimony-pysol-1-10000": " --time-limit 10",
     "matrimony-arnold-luck-1-300": " --analyze-states 50000",
     "matrimony-pysol-luck-1-300": " --playouts 200 --time-limit 3",
     "matrimony-pysol-players-1-200": " --samples 5 --time-limit 30",
@@ -38,15 +37,6 @@ OPTIONS = {
 # Files whose unknown deals were solved again with longer limits: each retry's options, and
 # the game numbers it was given when not the file's whole range.
 RETRIES: dict[str, tuple[tuple[str, str | None], ...]] = {
-    "matrimony-pysol-1-1000": (
-        ("--time-limit 30", None),
-        ("--time-limit 180", None),
-        ("--time-limit 300", None),
-        ("--time-limit 600", "100,318,497,754,803"),
-        ("--time-limit 900", "15,48,102,107,137,211,319,364,394,407,439,473,484,763,811"),
-        ("--time-limit none", "15,48,102,107,137,211,319,364,394,407,439,473,484,763,811"),
-        ("--time-limit none", "137"),
-    ),
     "matrimony-pysol-luck-1-300": (("--time-limit 10", None), ("--time-limit 30", None), ("--time-limit 300", None)),
 }
 

@@ -7,6 +7,7 @@
  * its own key, as the Python space's Position is. A step: what ends the phase (0 the plays
  * win, 1 a deal, 2 a redeal) and the redealt pile, the number of plays, then three bytes a
  * play: pile, card code, foundation. */
+#include "bytemap.h"
 #include "core.h"
 
 #include <string.h>
@@ -20,16 +21,6 @@ typedef struct {
     uint8_t len[PILES];
     uint8_t cards[PILES][DECK];
 } position;
-
-/* A set of byte strings, emptied in one step by moving to the next generation. */
-typedef struct {
-    uint64_t *hash;
-    uint32_t *at, *gen;
-    uint16_t *len;
-    size_t cap, count;
-    uint32_t generation;
-    strings bytes;
-} keyset;
 
 typedef struct {
     space base;
@@ -46,7 +37,7 @@ typedef struct {
     /* one expansion's phase: the floors of its start, and what lies below them */
     uint8_t floors[PILES];
     uint8_t buried[52];
-    keyset seen, found;
+    bytemap seen, found; /* sets */
     strings todo_states, todo_plays, found_states, found_plays;
 } arnold_space;
 
@@ -83,59 +74,6 @@ static void canonical(const arnold_space *sp, uint8_t *counts) {
             counts[a] = counts[b], counts[b] = x;
         }
     }
-}
-
-/* ---- keyset ---- */
-
-static uint64_t hash_of(const uint8_t *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
-    return h ^ (h >> 29);
-}
-
-static int keyset_grow(keyset *k, size_t cap) {
-    uint64_t *hash = PyMem_RawCalloc(cap, sizeof *hash);
-    uint32_t *at = PyMem_RawCalloc(cap, sizeof *at), *gen = PyMem_RawCalloc(cap, sizeof *gen);
-    uint16_t *len = PyMem_RawCalloc(cap, sizeof *len);
-    if (!hash || !at || !gen || !len) {
-        PyMem_RawFree(hash), PyMem_RawFree(at), PyMem_RawFree(gen), PyMem_RawFree(len);
-        return -1;
-    }
-    for (size_t i = 0; i < k->cap; i++) {
-        if (k->gen[i] != k->generation) continue;
-        size_t j = k->hash[i] & (cap - 1);
-        while (gen[j] == k->generation) j = (j + 1) & (cap - 1);
-        hash[j] = k->hash[i], at[j] = k->at[i], gen[j] = k->generation, len[j] = k->len[i];
-    }
-    PyMem_RawFree(k->hash), PyMem_RawFree(k->at), PyMem_RawFree(k->gen), PyMem_RawFree(k->len);
-    k->hash = hash, k->at = at, k->gen = gen, k->len = len, k->cap = cap;
-    return 0;
-}
-
-static void keyset_clear(keyset *k) {
-    k->generation++, k->count = 0;
-    strings_clear(&k->bytes);
-}
-
-/* 1 if the key was new (and is now in), 0 if it was there, -1 out of memory. */
-static int keyset_add(keyset *k, const uint8_t *key, size_t n) {
-    if (10 * (k->count + 1) > 7 * k->cap && keyset_grow(k, k->cap ? 2 * k->cap : 256) < 0) return -1;
-    uint64_t h = hash_of(key, n);
-    size_t j = h & (k->cap - 1);
-    while (k->gen[j] == k->generation) {
-        if (k->hash[j] == h && k->len[j] == n && memcmp(k->bytes.bytes + k->at[j], key, n) == 0) return 0;
-        j = (j + 1) & (k->cap - 1);
-    }
-    size_t at = k->bytes.used;
-    if (strings_add(&k->bytes, key, n) < 0) return -1;
-    k->hash[j] = h, k->at[j] = (uint32_t)at, k->gen[j] = k->generation, k->len[j] = (uint16_t)n;
-    k->count++;
-    return 1;
-}
-
-static void keyset_free(keyset *k) {
-    PyMem_RawFree(k->hash), PyMem_RawFree(k->at), PyMem_RawFree(k->gen), PyMem_RawFree(k->len);
-    strings_free(&k->bytes);
 }
 
 /* ---- one phase ---- */
@@ -356,8 +294,8 @@ static int arnold_expand(space *base, const uint8_t *state, size_t len, children
     int nopt = play_safe(sp, &pos, plays, &nplays, options);
     if (!nopt) return add_child(sp, out, &pos, plays, nplays);
     /* `settle`: every distinct stuck position the plays can reach, first reached first */
-    keyset_clear(&sp->seen);
-    keyset_clear(&sp->found);
+    bytemap_clear(&sp->seen);
+    bytemap_clear(&sp->found);
     strings_clear(&sp->todo_states), strings_clear(&sp->todo_plays);
     strings_clear(&sp->found_states), strings_clear(&sp->found_plays);
     uint8_t key[MAX_STATE], buffer[MAX_STATE];
@@ -376,7 +314,7 @@ static int arnold_expand(space *base, const uint8_t *state, size_t len, children
         if (!first) nopt = play_safe(sp, &pos, plays, &nplays, options);
         first = 0;
         if (!nopt) {
-            int added = keyset_add(&sp->found, key, phase_key(sp, &pos, key));
+            int added = bytemap_add(&sp->found, key, phase_key(sp, &pos, key), 0);
             if (added < 0) goto no_memory;
             if (added) {
                 if (strings_add(&sp->found_states, buffer, write_state(&pos, buffer)) < 0) goto no_memory;
@@ -389,7 +327,7 @@ static int arnold_expand(space *base, const uint8_t *state, size_t len, children
             position after = pos;
             int code = after.cards[p][--after.len[p]];
             after.counts[f]++;
-            int added = keyset_add(&sp->seen, key, phase_key(sp, &after, key));
+            int added = bytemap_add(&sp->seen, key, phase_key(sp, &after, key), 0);
             if (added < 0) goto no_memory;
             if (!added) continue;
             uint8_t *play = plays + 3 * nplays;
@@ -446,7 +384,7 @@ static void arnold_release(space *base) {
     arnold_space *sp = (arnold_space *)base;
     Py_XDECREF(sp->deal_move);
     Py_XDECREF(sp->redeal_class);
-    keyset_free(&sp->seen), keyset_free(&sp->found);
+    bytemap_free(&sp->seen), bytemap_free(&sp->found);
     strings_free(&sp->todo_states), strings_free(&sp->todo_plays);
     strings_free(&sp->found_states), strings_free(&sp->found_plays);
     PyMem_RawFree(sp);

@@ -9,6 +9,7 @@
  * the redeals made; the frozen holds (pile, height, copies down), sorted, ended by 255;
  * the passed holds (pile, height), sorted. A step: what ends it (0 nothing, 1 a deal, 2 a
  * redeal), the redealt pile, the number of plays, then two bytes a play: pile, card code. */
+#include "bytemap.h"
 #include "core.h"
 #include "pysol_dead.h"
 
@@ -538,75 +539,6 @@ done:
  * the exact steps it is made of, one after the other (each self-delimiting: kind, pile,
  * number of plays, the plays). */
 
-/* A map from byte strings to a small number, emptied in one step by a new generation. */
-typedef struct {
-    uint64_t *hash;
-    uint32_t *at, *gen;
-    uint16_t *len;
-    uint8_t *value;
-    size_t cap, count;
-    uint32_t generation;
-    strings bytes;
-} keymap;
-
-static void keymap_free(keymap *m) {
-    PyMem_RawFree(m->hash), PyMem_RawFree(m->at), PyMem_RawFree(m->gen), PyMem_RawFree(m->len), PyMem_RawFree(m->value);
-    strings_free(&m->bytes);
-    memset(m, 0, sizeof *m);
-}
-
-static void keymap_clear(keymap *m) {
-    m->generation++, m->count = 0;
-    strings_clear(&m->bytes);
-}
-
-static int keymap_grow(keymap *m) {
-    size_t cap = m->cap ? 2 * m->cap : 1024;
-    uint64_t *hash = PyMem_RawCalloc(cap, sizeof *hash);
-    uint32_t *at = PyMem_RawCalloc(cap, sizeof *at), *gen = PyMem_RawCalloc(cap, sizeof *gen);
-    uint16_t *len = PyMem_RawCalloc(cap, sizeof *len);
-    uint8_t *value = PyMem_RawCalloc(cap, sizeof *value);
-    if (!hash || !at || !gen || !len || !value) {
-        PyMem_RawFree(hash), PyMem_RawFree(at), PyMem_RawFree(gen), PyMem_RawFree(len), PyMem_RawFree(value);
-        return -1;
-    }
-    if (!m->generation) m->generation = 1; /* generation 0 marks an empty slot */
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->gen[i] != m->generation) continue;
-        size_t j = m->hash[i] & (cap - 1);
-        while (gen[j] == m->generation) j = (j + 1) & (cap - 1);
-        hash[j] = m->hash[i], at[j] = m->at[i], gen[j] = m->generation, len[j] = m->len[i], value[j] = m->value[i];
-    }
-    PyMem_RawFree(m->hash), PyMem_RawFree(m->at), PyMem_RawFree(m->gen), PyMem_RawFree(m->len), PyMem_RawFree(m->value);
-    m->hash = hash, m->at = at, m->gen = gen, m->len = len, m->value = value, m->cap = cap;
-    return 0;
-}
-
-/* The slot holding `key`, or where it would go; -1 when memory ran out. */
-static long long keymap_slot(keymap *m, const uint8_t *key, size_t n, int *found) {
-    if ((10 * (m->count + 1) > 7 * m->cap) && keymap_grow(m) < 0) return -1;
-    uint64_t h = core_hash(key, n);
-    size_t j = h & (m->cap - 1);
-    while (m->gen[j] == m->generation) {
-        if (m->hash[j] == h && m->len[j] == n && memcmp(m->bytes.bytes + m->at[j], key, n) == 0) {
-            *found = 1;
-            return (long long)j;
-        }
-        j = (j + 1) & (m->cap - 1);
-    }
-    *found = 0;
-    m->hash[j] = h;
-    return (long long)j;
-}
-
-static int keymap_fill(keymap *m, size_t j, const uint8_t *key, size_t n, uint8_t value) {
-    size_t at = m->bytes.used;
-    if (strings_add(&m->bytes, key, n) < 0) return -1;
-    m->at[j] = (uint32_t)at, m->gen[j] = m->generation, m->len[j] = (uint16_t)n, m->value[j] = value;
-    m->count++;
-    return 0;
-}
-
 /* A state met inside a phase: the one it came from, its step from there, its holds. */
 typedef struct {
     int32_t parent;
@@ -623,7 +555,7 @@ typedef struct {
     size_t cap_nodes;
     int32_t *todo;
     size_t cap_todo;
-    keymap inner, ends;
+    bytemap inner, ends;
     pstate parent, kid;
     uint8_t path[DECK * (3 + 2 * DECK)];
 } phases_object;
@@ -634,7 +566,7 @@ static void phases_dealloc(PyObject *self) {
     strings_free(&ph->kids.states), strings_free(&ph->kids.steps);
     strings_free(&ph->states), strings_free(&ph->steps);
     PyMem_RawFree(ph->nodes), PyMem_RawFree(ph->todo);
-    keymap_free(&ph->inner), keymap_free(&ph->ends);
+    bytemap_free(&ph->inner), bytemap_free(&ph->ends);
     PyObject_Free(self);
 }
 
@@ -697,7 +629,7 @@ static int step_ends_phase(const uint8_t *step, const uint8_t *state, size_t len
 static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, PyObject *out) {
     pysol_space *sp = ph->sp;
     strings_clear(&ph->states), strings_clear(&ph->steps);
-    keymap_clear(&ph->inner), keymap_clear(&ph->ends);
+    bytemap_clear(&ph->inner), bytemap_clear(&ph->ends);
     if (add_node(ph, -1, root, root_len, NULL, 0, 0) < 0) goto no_memory;
     size_t ntodo = 0;
     int found = 0;
@@ -718,27 +650,27 @@ static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, P
             size_t clen, slen;
             const uint8_t *child = strings_at(&ph->kids.states, i, &clen);
             const uint8_t *step = strings_at(&ph->kids.steps, i, &slen);
-            int seen;
             if (!step_ends_phase(step, child, clen)) {
                 if (read_state(child, clen, &ph->kid) < 0) goto unreadable;
                 int32_t more = ph->nodes[n].holds + !holds_within(&ph->kid, &ph->parent);
-                long long j = keymap_slot(&ph->inner, child, clen, &seen);
-                if (j < 0) goto no_memory;
+                if (bytemap_make_room(&ph->inner) < 0) goto no_memory;
+                bool seen;
+                uint32_t hash = bytemap_hash(child, clen);
+                bytemap_slot *slot = bytemap_probe(&ph->inner, child, clen, hash, &seen);
                 if (ph->holds < 0) {
                     if (seen) continue;
-                } else if (more > ph->holds || (seen && ph->inner.value[j] <= more))
+                } else if (more > ph->holds || (seen && slot->value <= more))
                     continue;
                 uint8_t kept = (uint8_t)(more < 255 ? more : 255); /* a bound (at most 250) compares below that */
-                if (seen) ph->inner.value[j] = kept;
-                else if (keymap_fill(&ph->inner, (size_t)j, child, clen, kept) < 0) goto no_memory;
+                if (seen) slot->value = kept;
+                else if (bytemap_fill(&ph->inner, slot, child, clen, hash, kept) < 0) goto no_memory;
                 if (add_node(ph, n, child, clen, step, slen, more) < 0) goto no_memory;
                 ph->todo[ntodo++] = (int32_t)(ph->states.count - 1);
                 continue;
             }
-            long long j = keymap_slot(&ph->ends, child, clen, &seen);
-            if (j < 0) goto no_memory;
-            if (seen) continue;
-            if (keymap_fill(&ph->ends, (size_t)j, child, clen, 0) < 0) goto no_memory;
+            int added = bytemap_add(&ph->ends, child, clen, 0);
+            if (added < 0) goto no_memory;
+            if (!added) continue;
             size_t plen = path_to(ph, n, step, slen);
             PyObject *pair = Py_BuildValue("(y#y#)", ph->path, (Py_ssize_t)plen, child, (Py_ssize_t)clen);
             if (!pair || PyList_Append(out, pair) < 0) {

@@ -19,6 +19,7 @@
  * object: the search calls pysol_dead_check without the GIL. */
 #include "pysol_dead.h"
 
+#include "bytemap.h"
 #include "core.h"
 
 #include <limits.h>
@@ -41,125 +42,34 @@
 #define CACHE_ENTRIES 65536 /* answers a cache keeps before it starts over */
 #define KEY_ROOM 128        /* the longest key: a pair's 52 cards and 16 chain lengths, and a few counts */
 
-/* ---- a set of byte strings, with a byte per string ---- */
-
-/* One slot of an open-addressing table; it holds a key when its generation is the set's,
- * so emptying the set is one increment, whatever its size. */
-typedef struct {
-    uint32_t gen;
-    uint32_t hash;
-    uint32_t at; /* where the key's bytes start in the arena */
-    uint16_t len;
-    uint8_t value;
-} slot;
-
-typedef struct {
-    slot *slots;
-    size_t mask; /* the number of slots (a power of two) less one; unused while slots is NULL */
-    size_t count;
-    uint32_t gen;
-    uint8_t *arena;
-    size_t used, room;
-} keyset;
-
-static uint32_t hash_bytes(const uint8_t *p, size_t n) { return (uint32_t)core_hash(p, n); }
-
-static void keyset_free(keyset *k) {
-    PyMem_RawFree(k->slots);
-    PyMem_RawFree(k->arena);
-}
-
-static void keyset_clear(keyset *k) {
-    k->count = 0;
-    k->used = 0;
-    if (++k->gen == 0) { /* wrapped: old generations would come back to life */
-        if (k->slots) memset(k->slots, 0, (k->mask + 1) * sizeof(slot));
-        k->gen = 1;
-    }
-}
-
-/* Room for one more key at most half full; -1 when memory ran out. */
-static int keyset_make_room(keyset *k) {
-    size_t cap = k->slots ? k->mask + 1 : 0;
-    if (2 * (k->count + 1) <= cap) return 0;
-    size_t bigger = cap ? 2 * cap : 64;
-    slot *slots = PyMem_RawCalloc(bigger, sizeof(slot));
-    if (!slots) return -1;
-    for (size_t i = 0; i < cap; i++) {
-        if (k->slots[i].gen != k->gen) continue;
-        size_t j = k->slots[i].hash & (bigger - 1);
-        while (slots[j].gen == k->gen) j = (j + 1) & (bigger - 1);
-        slots[j] = k->slots[i];
-    }
-    PyMem_RawFree(k->slots);
-    k->slots = slots, k->mask = bigger - 1;
-    return 0;
-}
-
-/* The slot holding the key, or the empty slot where it would go (*found says which). The
- * set must have room (keyset_make_room). */
-static slot *keyset_probe(keyset *k, const uint8_t *key, size_t len, uint32_t hash, bool *found) {
-    for (size_t i = hash & k->mask;; i = (i + 1) & k->mask) {
-        slot *s = &k->slots[i];
-        if (s->gen != k->gen) {
-            *found = false;
-            return s;
-        }
-        if (s->hash == hash && s->len == len && memcmp(k->arena + s->at, key, len) == 0) {
-            *found = true;
-            return s;
-        }
-    }
-}
-
-/* Store the key in the empty slot `s` that keyset_probe gave; -1 when memory ran out. */
-static int keyset_fill(keyset *k, slot *s, const uint8_t *key, size_t len, uint32_t hash, uint8_t value) {
-    if (k->used + len > k->room) {
-        size_t room = k->room ? 2 * k->room : 1 << 14;
-        while (room < k->used + len) room *= 2;
-        if (room > UINT32_MAX) return -1; /* slots address the arena with 32 bits */
-        uint8_t *arena = PyMem_RawRealloc(k->arena, room);
-        if (!arena) return -1;
-        k->arena = arena, k->room = room;
-    }
-    memcpy(k->arena + k->used, key, len);
-    s->gen = k->gen, s->hash = hash, s->at = (uint32_t)k->used, s->len = (uint16_t)len, s->value = value;
-    k->used += len;
-    k->count++;
-    return 0;
-}
+/* ---- caches and the states a search has met: bytemap.h ---- */
 
 /* A cached answer (0 or 1), or -1 when the key is not cached. */
-static int cache_get(keyset *k, const uint8_t *key, size_t len) {
+static int cache_get(bytemap *k, const uint8_t *key, size_t len) {
     if (!k->slots) return -1;
     bool found;
-    slot *s = keyset_probe(k, key, len, hash_bytes(key, len), &found);
+    bytemap_slot *s = bytemap_probe(k, key, len, bytemap_hash(key, len), &found);
     return found ? s->value : -1;
 }
 
 /* Remember an answer for a key not cached yet; -1 when memory ran out. */
-static int cache_put(keyset *k, const uint8_t *key, size_t len, int answer) {
-    if (k->count >= CACHE_ENTRIES) keyset_clear(k);
-    if (keyset_make_room(k) < 0) return -1;
-    bool found;
-    uint32_t hash = hash_bytes(key, len);
-    slot *s = keyset_probe(k, key, len, hash, &found);
-    if (found) return 0;
-    return keyset_fill(k, s, key, len, hash, (uint8_t)answer);
+static int cache_put(bytemap *k, const uint8_t *key, size_t len, int answer) {
+    if (k->count >= CACHE_ENTRIES) bytemap_clear(k);
+    return bytemap_add(k, key, len, (uint8_t)answer) < 0 ? -1 : 0;
 }
 
 /* What a search finds when it pops a state: Python's `if state in seen: continue`, then
  * `if len(seen) >= budget: return True` (undecided), then `seen.add(state)`. */
 enum { SEEN_BEFORE, SEEN_NEW, OVER_BUDGET, NO_MEMORY = -1 };
 
-static int visit(keyset *seen, const uint8_t *key, size_t len, long long budget) {
-    if (keyset_make_room(seen) < 0) return NO_MEMORY;
+static int visit(bytemap *seen, const uint8_t *key, size_t len, long long budget) {
+    if (bytemap_make_room(seen) < 0) return NO_MEMORY;
     bool found;
-    uint32_t hash = hash_bytes(key, len);
-    slot *s = keyset_probe(seen, key, len, hash, &found);
+    uint32_t hash = bytemap_hash(key, len);
+    bytemap_slot *s = bytemap_probe(seen, key, len, hash, &found);
     if (found) return SEEN_BEFORE;
     if ((long long)seen->count >= budget) return OVER_BUDGET;
-    return keyset_fill(seen, s, key, len, hash, 0) < 0 ? NO_MEMORY : SEEN_NEW;
+    return bytemap_fill(seen, s, key, len, hash, 0) < 0 ? NO_MEMORY : SEEN_NEW;
 }
 
 /* ---- a stack of fixed-size states, Python's `todo` list ---- */
@@ -240,10 +150,10 @@ struct pysol_dead {
     uint8_t place[CODES];
     uint8_t code_of[SUITS][PLACES]; /* Tangles.code: the card of each suit at each place */
     long long ahead_states, tangle_states;
-    keyset settled_cache; /* SuitPuzzle._cache */
-    keyset ahead_cache;   /* SuitPuzzle._ahead */
-    keyset tangle_cache;  /* Tangles._cache */
-    keyset seen;          /* the states of the search under way */
+    bytemap settled_cache; /* SuitPuzzle._cache */
+    bytemap ahead_cache;   /* SuitPuzzle._ahead */
+    bytemap tangle_cache;  /* Tangles._cache */
+    bytemap seen;          /* the states of the search under way */
     stack todo;
     uint8_t marks[PILES][PILE_ROOM]; /* the holds of the check under way; zero between checks */
 };
@@ -257,16 +167,15 @@ pysol_dead *pysol_dead_new(const uint8_t down[4], const uint8_t up[4], const uin
     for (int code = 0; code < CODES; code++) d->code_of[code / PLACES][place[code] % PLACES] = (uint8_t)code;
     d->ahead_states = ahead_states;
     d->tangle_states = tangle_states;
-    d->settled_cache.gen = d->ahead_cache.gen = d->tangle_cache.gen = d->seen.gen = 1;
     return d;
 }
 
 void pysol_dead_free(pysol_dead *d) {
     if (!d) return;
-    keyset_free(&d->settled_cache);
-    keyset_free(&d->ahead_cache);
-    keyset_free(&d->tangle_cache);
-    keyset_free(&d->seen);
+    bytemap_free(&d->settled_cache);
+    bytemap_free(&d->ahead_cache);
+    bytemap_free(&d->tangle_cache);
+    bytemap_free(&d->seen);
     PyMem_RawFree(d->todo.items);
     PyMem_RawFree(d);
 }
@@ -376,7 +285,7 @@ typedef struct {
 /* 1 when every card of the suit can be played, 0 when not, -1 when memory ran out. The
  * search is Python's, in the same order, though only its answer matters. */
 static int settled_solvable(pysol_dead *pd, const chain_list *cl, const int free[PLACES], int d, int u) {
-    keyset_clear(&pd->seen);
+    bytemap_clear(&pd->seen);
     stack_start(&pd->todo, sizeof(settled_state));
     settled_state *start = stack_push(&pd->todo);
     if (!start) return -1;
@@ -593,7 +502,7 @@ static void ahead_play(const ahead_state *st, ahead_move m, ahead_state *out) {
  * plays, so it is tried last. Each pile's chain holds at most two copies of a place, so a
  * state has at most two plays per place. */
 static int ahead_solvable(pysol_dead *pd, const ahead_state *start, const waiting_list *w) {
-    keyset_clear(&pd->seen);
+    bytemap_clear(&pd->seen);
     stack_start(&pd->todo, sizeof(ahead_state));
     ahead_state *first = stack_push(&pd->todo);
     if (!first) return -1;
@@ -824,7 +733,7 @@ static int tangle_solvable(pysol_dead *pd, const pair_puzzle *pz, const uint8_t 
     }
     memcpy(start.du, du, sizeof start.du);
 
-    keyset_clear(&pd->seen);
+    bytemap_clear(&pd->seen);
     stack_start(&pd->todo, sizeof(tangle_state));
     tangle_state *first = stack_push(&pd->todo);
     if (!first) return -1;
