@@ -37,6 +37,7 @@ OPTIONS = {
 # Files whose unknown deals were solved again with longer limits: each retry's options, and
 # the game numbers it was given when not the file's whole range.
 RETRIES: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "matrimony-pysol-1-1000": (("--max-states 100000000", "107,364"),),
     "matrimony-pysol-luck-1-300": (("--time-limit 10", None), ("--time-limit 30", None), ("--time-limit 300", None)),
 }
 
