@@ -99,13 +99,21 @@ static inline int bytemap_fill(bytemap *m, bytemap_slot *s, const uint8_t *key, 
     return 0;
 }
 
+/* bytemap_probe with room made for the key first, its hash given back for bytemap_fill;
+ * NULL when memory ran out. */
+static inline bytemap_slot *bytemap_seek(bytemap *m, const uint8_t *key, size_t len, uint32_t *hash, bool *found) {
+    if (bytemap_make_room(m) < 0) return NULL;
+    *hash = bytemap_hash(key, len);
+    return bytemap_probe(m, key, len, *hash, found);
+}
+
 /* Add the key with `value` if it is not in: 1 if it was new, 0 if it was there (its value
  * unchanged), -1 when memory ran out. */
 static inline int bytemap_add(bytemap *m, const uint8_t *key, size_t len, uint8_t value) {
-    if (bytemap_make_room(m) < 0) return -1;
     bool found;
-    uint32_t hash = bytemap_hash(key, len);
-    bytemap_slot *s = bytemap_probe(m, key, len, hash, &found);
+    uint32_t hash;
+    bytemap_slot *s = bytemap_seek(m, key, len, &hash, &found);
+    if (!s) return -1;
     if (found) return 0;
     return bytemap_fill(m, s, key, len, hash, value) < 0 ? -1 : 1;
 }

@@ -624,10 +624,19 @@ static int step_ends_phase(const uint8_t *step, const uint8_t *state, size_t len
     return step[0] != STEP_NONE || pysol_is_won(NULL, state, len);
 }
 
+/* The children of `state` into ph->kids; 0, or -1 with a Python error set (ValueError for a
+ * state the space cannot expand, else out of memory). */
+static int expand_kids(phases_object *ph, const uint8_t *state, size_t len) {
+    strings_clear(&ph->kids.states), strings_clear(&ph->kids.steps);
+    if (pysol_expand(&ph->sp->base, state, len, &ph->kids) == 0) return 0;
+    if (ph->sp->base.failure) PyErr_SetString(PyExc_ValueError, ph->sp->base.failure), ph->sp->base.failure = NULL;
+    else PyErr_NoMemory();
+    return -1;
+}
+
 /* PysolPhaseSpace.phase: the ends of the phase from `root`, as (steps, state) pairs
  * appended to `out`. 0, or -1 with a Python error set. */
 static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, PyObject *out) {
-    pysol_space *sp = ph->sp;
     strings_clear(&ph->states), strings_clear(&ph->steps);
     bytemap_clear(&ph->inner), bytemap_clear(&ph->ends);
     if (add_node(ph, -1, root, root_len, NULL, 0, 0) < 0) goto no_memory;
@@ -638,12 +647,7 @@ static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, P
         int32_t n = ph->todo[--ntodo];
         size_t len;
         const uint8_t *here = strings_at(&ph->states, (size_t)n, &len);
-        strings_clear(&ph->kids.states), strings_clear(&ph->kids.steps);
-        if (pysol_expand(&sp->base, here, len, &ph->kids) < 0) {
-            if (sp->base.failure) PyErr_SetString(PyExc_ValueError, sp->base.failure), sp->base.failure = NULL;
-            else PyErr_NoMemory();
-            return -1;
-        }
+        if (expand_kids(ph, here, len) < 0) return -1;
         here = strings_at(&ph->states, (size_t)n, &len); /* (unmoved: expanding adds no node) */
         if (read_state(here, len, &ph->parent) < 0) goto unreadable;
         for (size_t i = 0; i < ph->kids.states.count; i++) {
@@ -653,10 +657,10 @@ static int walk_phase(phases_object *ph, const uint8_t *root, size_t root_len, P
             if (!step_ends_phase(step, child, clen)) {
                 if (read_state(child, clen, &ph->kid) < 0) goto unreadable;
                 int32_t more = ph->nodes[n].holds + !holds_within(&ph->kid, &ph->parent);
-                if (bytemap_make_room(&ph->inner) < 0) goto no_memory;
                 bool seen;
-                uint32_t hash = bytemap_hash(child, clen);
-                bytemap_slot *slot = bytemap_probe(&ph->inner, child, clen, hash, &seen);
+                uint32_t hash;
+                bytemap_slot *slot = bytemap_seek(&ph->inner, child, clen, &hash, &seen);
+                if (!slot) goto no_memory;
                 if (ph->holds < 0) {
                     if (seen) continue;
                 } else if (more > ph->holds || (seen && slot->value <= more))
@@ -731,15 +735,9 @@ static PyObject *phases_greedy(PyObject *self, PyObject *arg) {
     memcpy(here, state, here_len);
     ph->sp->check_ends = 0;
     for (;;) {
-        strings_clear(&ph->kids.states), strings_clear(&ph->kids.steps);
-        if (pysol_expand(&ph->sp->base, here, here_len, &ph->kids) < 0) {
+        if (expand_kids(ph, here, here_len) < 0) {
             ph->sp->check_ends = 1;
-            if (ph->sp->base.failure) {
-                PyErr_SetString(PyExc_ValueError, ph->sp->base.failure);
-                ph->sp->base.failure = NULL;
-                return NULL;
-            }
-            return PyErr_NoMemory();
+            return NULL;
         }
         if (!ph->kids.states.count) {
             ph->sp->check_ends = 1;

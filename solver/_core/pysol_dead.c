@@ -63,10 +63,10 @@ static int cache_put(bytemap *k, const uint8_t *key, size_t len, int answer) {
 enum { SEEN_BEFORE, SEEN_NEW, OVER_BUDGET, NO_MEMORY = -1 };
 
 static int visit(bytemap *seen, const uint8_t *key, size_t len, long long budget) {
-    if (bytemap_make_room(seen) < 0) return NO_MEMORY;
     bool found;
-    uint32_t hash = bytemap_hash(key, len);
-    bytemap_slot *s = bytemap_probe(seen, key, len, hash, &found);
+    uint32_t hash;
+    bytemap_slot *s = bytemap_seek(seen, key, len, &hash, &found);
+    if (!s) return NO_MEMORY;
     if (found) return SEEN_BEFORE;
     if ((long long)seen->count >= budget) return OVER_BUDGET;
     return bytemap_fill(seen, s, key, len, hash, 0) < 0 ? NO_MEMORY : SEEN_NEW;
