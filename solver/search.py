@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol, TypeVar
 
+from .errors import LimitError
+
 S = TypeVar("S")
 Step = Hashable  # one search edge, in the space's own terms
 
@@ -68,6 +70,19 @@ class Limits:
     time_limit: float | None = None  # seconds
     max_states: int | None = 20_000_000  # distinct canonical states kept in memory
     first_pass: int | None = 64  # states the first pass may generate; None: one pass (cyclic spaces always get one)
+
+    def __post_init__(self) -> None:
+        """Counts the compiled core can hold, a first pass that can end, seconds that compare."""
+        for name, least in (("node_limit", 0), ("max_states", 0), ("first_pass", 1)):
+            count = getattr(self, name)
+            if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MOST):
+                raise LimitError(f"{name} is a whole number from {least} to {MOST:,}, or None; not {count!r}")
+        seconds = self.time_limit
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0):
+            raise LimitError(f"a time limit is a number of seconds, 0 or more, or None; not {seconds!r}")
+
+
+MOST = 2**63 - 1  # the largest count a limit may give: the compiled core counts in 64 bits
 
 
 @dataclass
@@ -176,6 +191,8 @@ class _Search:
             shuffle(found)
             return iter(found)
 
+        # Every state this pass has seen is either closed (popped) or on the path, so the
+        # distinct states held are len(closed) + len(path_keys).
         seen: set = {key(root)}
         path_keys = [key(root)]
         steps: list[Step] = []
@@ -193,7 +210,7 @@ class _Search:
                         return steps
                     if node_cap is not None and nodes > node_cap:
                         raise _Stop("node_limit", limit_reached("node_limit", limits))
-                    if state_cap is not None and len(seen) + len(closed) >= state_cap:
+                    if state_cap is not None and len(closed) + len(path_keys) >= state_cap:
                         raise _Stop("max_states", limit_reached("max_states", limits))
                     if nodes & 63 == 0 and deadline is not None and time.perf_counter() > deadline:
                         raise _Stop("time_limit", limit_reached("time_limit", limits))

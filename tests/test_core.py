@@ -294,3 +294,42 @@ def test_the_core_refuses_what_no_arnold_position_looks_like(number: int, data: 
     k = data.draw(st.sampled_from([0, 1, 2, 3, 4, 5]))
     args[k] = data.draw(st.binary(max_size=140) if k < 4 else st.integers(-3, 10))
     refused_or_answered(lambda: call.func(*args, **LIMIT_ARGS))
+
+
+def lost_spaces(count: int, least: int) -> list[tuple[object, int]]:
+    """Spaces of known size: `count` lost positions (Monte Carlo, each rule set, and Arnold's
+    Matrimony) whose exhaustive search holds at least `least` states, with that number."""
+    found: list[tuple[object, int]] = []
+    rng = random.Random("known sizes")
+    makers = [lambda seed, name=name: mc_space(*late_position(RULE_SETS[name], seed, rng.randrange(12, 40))[:2]) for name in MONTE_CARLO]
+    makers.append(lambda seed: arnold_position(rng.randrange(1, 10**6), seed))
+    for make in makers:
+        kept = 0
+        for seed in range(400):
+            space = make(seed)
+            whole = solve(space, Limits(max_states=None), compiled=False)
+            if whole.verdict == "lost" and whole.states >= least:
+                found.append((space, whole.states))
+                kept += 1
+                if kept == count:
+                    break
+    return found
+
+
+@needs_core
+def test_max_states_holds_exactly_that_many_states_in_both_searches() -> None:
+    """On lost positions of known size (every state is searched), a state limit below the
+    size stops both searches at exactly that many distinct states, and one at the size
+    does not stop them."""
+    spaces = lost_spaces(3, 20)
+    assert len(spaces) >= 15
+    rng = random.Random("caps")
+    for space, size in spaces:
+        for first_pass in (None, 1, 64):
+            for cap in {1, 2, size - 1, rng.randrange(1, size)}:
+                pure, native = both(space, Limits(max_states=cap, first_pass=first_pass))
+                assert_same(pure, native, (size, cap))
+                assert pure.verdict == "unknown" and pure.states == cap, (size, cap, first_pass)
+            pure, native = both(space, Limits(max_states=size, first_pass=first_pass))
+            assert_same(pure, native, size)
+            assert pure.verdict == "lost" and pure.states == size

@@ -313,3 +313,25 @@ def test_a_state_with_holds_out_of_order_or_twice_is_refused() -> None:
             native.core.phase(state, True)
     with pytest.raises(ValueError):
         NativePhaseSpace(table_of(1), holds=-1)
+
+
+def test_max_states_holds_exactly_that_many_states_in_both_searches() -> None:
+    """Lost positions late in random lines (every state searched, so of known size): a state
+    limit below the size stops both searches at exactly that many distinct states."""
+    rng = random.Random("pysol known sizes")
+    sizes = []
+    for n in range(400):
+        table, pos, _ = random_position(rng.randrange(1, 10**6), n, rng.randrange(PILES - 4, PILES + 1))
+        whole = solve(PysolSpace(table, pos), Limits(max_states=None, node_limit=20_000), compiled=False)
+        if whole.verdict != LOST or whole.states < 20:
+            continue
+        sizes.append(whole.states)
+        for cap in {1, 2, whole.states - 1, rng.randrange(1, whole.states)}:
+            pure, native = both(PysolSpace(table, pos), Limits(max_states=cap))
+            assert_same(pure, native, (n, cap))
+            assert pure.verdict == UNKNOWN and pure.states == cap
+        pure, native = both(PysolSpace(table, pos), Limits(max_states=whole.states))
+        assert pure.verdict == native.verdict == LOST and pure.states == native.states == whole.states
+        if len(sizes) == 8:
+            break
+    assert len(sizes) == 8, sizes

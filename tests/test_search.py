@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from wedlock.search import LOST, Limits, solve
+import pytest
+
+from wedlock.errors import LimitError
+from wedlock.search import LOST, UNKNOWN, Limits, solve
 
 
 class Ring:
@@ -39,3 +42,48 @@ def test_an_acyclic_space_is_searched_with_restarts() -> None:
     ring = Ring(1_000, acyclic=True)  # a false claim, to see the restarts it allows
     solve(ring, Limits(first_pass=16))
     assert ring.root_visits > 1
+
+
+class Tree:
+    """A full binary tree of `size` states (1 is the root, n leads to 2n and 2n + 1):
+    nothing wins, so an exhaustive search holds every state."""
+
+    acyclic = True
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def start(self) -> int:
+        return 1
+
+    def successors(self, state: int):
+        return [(child, child) for child in (2 * state, 2 * state + 1) if child <= self.size]
+
+    def is_won(self, state: int) -> bool:
+        return False
+
+    def key(self, state: int) -> int:
+        return state
+
+
+@pytest.mark.parametrize("first_pass", [None, 1, 64])
+@pytest.mark.parametrize("cap", [1, 2, 3, 1_000, 8_190])
+def test_max_states_holds_exactly_that_many_distinct_states(cap: int, first_pass: int | None) -> None:
+    whole = solve(Tree(8_191), Limits(max_states=None, first_pass=first_pass))
+    assert whole.verdict == LOST and whole.states == 8_191
+    out = solve(Tree(8_191), Limits(max_states=cap, first_pass=first_pass))
+    assert out.verdict == UNKNOWN and out.limit == "max_states" and out.states == cap
+
+
+def test_a_state_limit_the_space_fits_in_is_no_limit() -> None:
+    assert solve(Tree(8_191), Limits(max_states=8_191)).verdict == LOST
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [{"first_pass": 0}, {"first_pass": -1}, {"max_states": -1}, {"node_limit": 2**63}, {"max_states": 1.5},
+     {"time_limit": float("nan")}, {"time_limit": -1}, {"time_limit": "1"}, {"first_pass": True}],
+)
+def test_limits_that_cannot_be_kept_are_refused(limits: dict) -> None:
+    with pytest.raises(LimitError):
+        Limits(**limits)

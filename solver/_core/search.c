@@ -4,6 +4,7 @@
  * the states proven lost kept across passes. See search.py for why this is exact. */
 #include "core.h"
 
+#include <limits.h>
 #include <string.h>
 #include <time.h>
 
@@ -255,9 +256,8 @@ static int won_line(search *s, size_t depth, size_t last, result *out) {
 static int pass(search *s, const uint8_t *root, size_t root_len, long long budget, twister *shuffle, uint32_t pass_id,
                 result *out) {
     const limits *lim = s->lim;
-    long long pass_cap = budget < 0 ? -1 : s->nodes + budget;
+    long long pass_cap = budget < 0 || budget > LLONG_MAX - s->nodes ? -1 : s->nodes + budget;
     double deadline = lim->time_limit < 0 ? -1 : s->started + lim->time_limit;
-    long long seen_count = 1;
     entry *e = table_find(&s->seen, root, root_len);
     if (!e) goto no_memory;
     e->pass = pass_id;
@@ -283,7 +283,9 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
                 out->limit = "node_limit";
                 goto stop;
             }
-            if (lim->max_states >= 0 && seen_count + s->closed >= lim->max_states) {
+            /* the distinct states held: the closed ones and the path's (every other state this
+             * pass has seen was closed when it was left) */
+            if (lim->max_states >= 0 && s->closed + (long long)depth + 1 >= lim->max_states) {
                 out->limit = "max_states";
                 goto stop;
             }
@@ -306,7 +308,6 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
                 return PASS_CUT;
             }
             e->pass = pass_id;
-            seen_count++;
             f->chosen = i;
             /* the child's bytes live in this frame, which the next expansion does not touch */
             if (expand(s, depth + 1, child, len, shuffle) < 0) goto cannot_expand;
@@ -362,7 +363,7 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
         if (code != PASS_CUT) break;
         twister_seed(&shuffle, (uint64_t)budget);
         shuffling = &shuffle;
-        budget *= 2;
+        budget = budget > LLONG_MAX / 2 ? LLONG_MAX : 2 * budget;
     }
     PyEval_RestoreThread(s.released);
     if (code == PASS_ERROR) {
