@@ -21,8 +21,11 @@ from .common import (
     interruptible,
     json_option,
     limit_options,
+    progress_option,
+    shows_progress,
     start_options,
 )
+from .progress import SearchBar
 from .solve_cmd import longer
 
 EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
@@ -32,6 +35,7 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 @start_options
 @limit_options(SOLVE_SECONDS)
 @json_option
+@progress_option
 @interruptible
 @input_errors
 def hint_command(
@@ -45,6 +49,7 @@ def hint_command(
     time_limit: float | None,
     max_states: int | None,
     as_json: bool,
+    progress: bool | None,
 ) -> None:
     """Can the game still be won from here, and what to play next: the verdict from the
     position (the deal's opening, after --after's moves, or typed with --position), the
@@ -55,7 +60,8 @@ def hint_command(
     Example: wedlock hint monte-carlo 12345 --after first-ten-moves.txt
     """
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
-    found = hint(game_name, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states)
+    with SearchBar(shows_progress(progress), f"{game_name} {label}") as bar:
+        found = hint(game_name, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:

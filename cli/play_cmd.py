@@ -9,10 +9,13 @@ import click
 
 from wedlock.pipeline import Position
 from wedlock.players import PLAYERS, SAMPLE_SECONDS, SAMPLES, play
+from wedlock.search import Verdict
 from wedlock.words import counted
 
 from .common import (
+    SOLVE_SECONDS,
     Command,
+    Seconds,
     choose_start,
     header,
     input_errors,
@@ -22,13 +25,22 @@ from .common import (
     time_limit_option,
 )
 
+EXIT_STATUS = {Verdict.WON: 0, Verdict.LOST: 1, Verdict.UNKNOWN: 3}
+
 
 @click.command("play", cls=Command)
 @start_options
 @click.option("--player", type=click.Choice(PLAYERS), required=True, help="Who plays: see below.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The player's random draws (the same seed, the same game).")
 @click.option("--samples", type=click.IntRange(min=1), default=SAMPLES, show_default=True, help="no-peek: orderings of the unseen cards a decision weighs.")
-@time_limit_option(SAMPLE_SECONDS, "no-peek: each search of a choice in an ordering; past it, no win is counted. perfect: its search.")
+@click.option(
+    "--sample-time",
+    type=Seconds(),
+    default=f"{SAMPLE_SECONDS:g}",
+    show_default=True,
+    help="no-peek: each search of a choice in an ordering; past it, no win is counted; 'none' for no limit.",
+)
+@time_limit_option(SOLVE_SECONDS, "The whole game (perfect: its search); past it the game is unknown. 'none' for no limit.")
 @json_option
 @interruptible
 @input_errors
@@ -42,6 +54,7 @@ def play_command(
     player: str,
     seed: int,
     samples: int,
+    sample_time: float | None,
     time_limit: float | None,
     as_json: bool,
 ) -> None:
@@ -51,21 +64,24 @@ def play_command(
     analyze has them); perfect plays the solver's line, seeing every card; no-peek sees
     what a PySolFC player sees (not the stock's order): at each decision it solves the
     position after each move in --samples orderings of the unseen cards and plays the move
-    that wins in the most of them. Exit status: 0 won, 1 lost, 2 bad input.
+    that wins in the most of them. Exit status: 0 won, 1 lost, 3 unknown (the time
+    limit ended the game, or perfect play's search, first), 2 bad input.
 
     Example: wedlock play monte-carlo 12345 --player no-peek
     """
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
     game = start.deal.game if isinstance(start, Position) else start.game
-    found = play(game, start, player, seed=seed, samples=samples, sample_seconds=time_limit, time_limit=time_limit)
+    found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_limit)
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:
         chosen = found.start.deal
         who = f"the {player} player" + (f" (seed {seed})" if player in ("random", "greedy", "no-peek") else "")
         click.echo(f"{header(chosen, label)}, played by {who}")
-        verdict = "won" if found.won else "lost"
-        click.echo(f"# {verdict} in {counted(len(found.moves), 'move')} ({found.seconds:,.2f} s)")
+        if found.verdict == Verdict.UNKNOWN:
+            click.echo(f"# unknown: {found.reason} ({found.seconds:,.2f} s)")
+        else:
+            click.echo(f"# {found.verdict} in {counted(len(found.moves), 'move')} ({found.seconds:,.2f} s)")
         for i, move in enumerate(found.moves, 1):
             click.echo(f"{i}. {move.text()}")
-    sys.exit(0 if found.won else 1)
+    sys.exit(EXIT_STATUS[found.verdict])

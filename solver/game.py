@@ -21,6 +21,7 @@ class Answer:
     seconds: float = 0.0
     reason: str = ""  # why the verdict is `unknown`
     found_by: str = ""  # which of a game's searches found the win, when it tries several
+    limit: str | None = None  # when `unknown`: the field of Limits that ended it, if one did
 
 
 EXACT_LABEL = "exact search"  # how progress, and a solver that tries several searches, name the exact one

@@ -18,11 +18,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import Game, starting_choice
+from .game import Game, Progress, no_progress, starting_choice
 from .lines import Line
 from .pipeline import DEFAULT_MAX_STATES, DealSource, Position, Solution, checked_limits, solve
 from .positions import played, position
-from .search import Verdict
+from .search import Verdict, limit_reached
 from .words import counted
 
 KEEPS, LOSES, UNKNOWN = "keeps the win", "loses", "unknown"
@@ -78,9 +78,12 @@ def hint(
     time_limit: float | None = None,
     node_limit: int | None = None,
     max_states: int | None = DEFAULT_MAX_STATES,
+    progress: Progress | None = None,
 ) -> Hint:
     """The hint for a position (or a deal's opening, or after the moves `after`). Half the
     time limit goes to the position's own search, the rest is shared by its choices.
+    `progress(index, searches, label)` is told as each search starts: the position's own
+    (index 0), then each choice's that is searched (label: the choice's text).
 
     >>> h = hint("monte-carlo", 12345, after=["A1 QC + B1 QH"])
     >>> h.verdict, h.next.text(numbered=False)
@@ -92,7 +95,8 @@ def hint(
     """
     start = source if isinstance(source, Position) and after is None else position(game, source, rules, after=after)
     chosen = start.deal
-    checked_limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+    limits = checked_limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+    tell = progress or no_progress
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
 
@@ -100,9 +104,12 @@ def hint(
         seconds = None if deadline is None else max(0.0, (deadline - time.perf_counter()) * share)
         return solve(chosen.game, where, time_limit=seconds, node_limit=node_limit, max_states=max_states)
 
+    options = [Line.of(chosen.game, chosen.rules, c) for c in chosen.game.choices(chosen.rules, chosen.cards, start.seen)]
+    tell(0, len(options) + 1, "the position")
     own = solved(start, 0.5)
     states, verdict, line, reason = own.states, own.verdict, own.moves, own.reason
-    options = [Line.of(chosen.game, chosen.rules, c) for c in chosen.game.choices(chosen.rules, chosen.cards, start.seen)]
+    if own.limit == "time_limit":  # the share it had: say the limit the caller set
+        reason = limit_reached("time_limit", limits)
     first = _choice_line_starts(options, line) if verdict == Verdict.WON else None
     classes: list[tuple[Line, str]] = []
     for n, choice in enumerate(options):
@@ -116,6 +123,7 @@ def hint(
         if child.seen.cards_left() == 0:
             classes.append((choice, KEEPS))
             continue
+        tell(n + 1, len(options) + 1, f"the move {choice.text(numbered=False)}")
         answer = solved(child, 1 / (len(options) - n))
         states += answer.states
         classes.append((choice, {Verdict.WON: KEEPS, Verdict.LOST: LOSES}.get(answer.verdict, UNKNOWN)))

@@ -190,6 +190,7 @@ class Solution:
     reason: str = ""  # why the verdict is `unknown`: the limit that cut the search short
     found_by: str = ""  # which of the solver's searches won, when it tries several
     position: Position | None = None  # the position of a game under way it starts from, if any
+    limit: str | None = None  # when `unknown`: the field of Limits that cut the search short, if one did
 
     def summary(self) -> str:
         """One line: the verdict and what the search cost."""
@@ -285,7 +286,7 @@ def solve(
             where = chosen.label if start is None else start.label
             raise SolverFault(f"{where}: the referee rejects the solver's line: {replay.problem}")
     moves = Line.of(chosen.game, chosen.rules, answer.moves)
-    return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by, start)
+    return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit)
 
 
 def _check_same_rules(game: str | Game, start: Position, rules: str | None) -> None:

@@ -4,7 +4,9 @@ every card), or without peeking at the stock.
 - *random*: a legal choice at random; *greedy*: at random among the choices that take cards
   out of play (a Monte Carlo pair or king, a Matrimony play) when there are any, else among
   all. These are the players `analyze` gives exact odds for.
-- *perfect*: the solver's winning line, found with every card known.
+- *perfect*: the solver's winning line, found with every card known. Where the solver proves
+  the deal lost, it plays the first choice each time to the end; where a limit cuts its
+  search short, it does not play at all, and its game is `unknown`.
 - *no-peek*: sees what a PySolFC player sees (`Game.visible`: all but the stock's order).
   At each decision it draws orderings of the cards it cannot see and, in each, solves the
   position: a choice wins in an ordering when a winning line starts with it. Where solving
@@ -38,7 +40,7 @@ from .game import Game, starting_choice
 from .lines import Line
 from .pipeline import DealSource, Position, checked_limits, game_of
 from .positions import played, position
-from .search import Limits, Verdict
+from .search import Limits, Verdict, limit_reached
 
 PLAYERS = ("perfect", "no-peek", "greedy", "random")
 SAMPLES = 10  # orderings of the unseen cards a no-peek decision weighs
@@ -51,7 +53,8 @@ class PlayerError(WedlockError):
 
 @dataclass(frozen=True)
 class Played:
-    """A deal played out by a player: its moves and whether they won."""
+    """A deal played out by a player: its moves and whether they won, or, when the time
+    limit ended the game first, why it has no result."""
 
     player: str
     start: Position
@@ -59,6 +62,15 @@ class Played:
     won: bool = False
     seconds: float = 0.0
     seed: int | str = 0
+    reason: str = ""  # when the game is unfinished: the limit that ended it
+
+    @property
+    def verdict(self) -> Verdict:
+        """won, lost, or unknown (a limit ended the game, or the perfect player's search,
+        before it was decided)."""
+        if self.won:
+            return Verdict.WON
+        return Verdict.UNKNOWN if self.reason else Verdict.LOST
 
     def to_json(self) -> dict[str, Any]:
         """What `play --json` prints."""
@@ -66,9 +78,11 @@ class Played:
             **self.start._names(),
             "player": self.player,
             "seed": self.seed,
+            "verdict": self.verdict.value,
             "won": self.won,
             "moves": self.moves.to_json(),
             "seconds": round(self.seconds, 4),
+            **({"reason": self.reason} if self.reason else {}),
         }
 
     def record(self) -> dict[str, Any]:
@@ -89,7 +103,8 @@ def play(
 ) -> Played:
     """Play a deal (or a position of a game under way) as `player` (one of PLAYERS).
     `samples` and `sample_seconds` set the no-peek player's orderings a decision and the
-    limit of each of its searches; `time_limit` the perfect player's search.
+    limit of each of its searches; `time_limit` bounds the whole game (for the perfect
+    player, its search): past it the game is `unknown`, never lost.
 
     >>> p = play("monte-carlo", 12345, "no-peek", seed=1)
     >>> p.won, len(p.moves) > 30
@@ -107,20 +122,47 @@ def play(
     checked_limits(time_limit=time_limit)
     start = source if isinstance(source, Position) else position(game_of(game), source, rules)
     started = time.perf_counter()
-    if player == "perfect":
-        moves = _perfect(start, time_limit)
-    elif player == "no-peek":
-        moves = _blind(start, NoPeek(start.deal.game, start.deal.rules, seed, samples, sample_seconds))
-    else:
-        moves = _at_random(start, random.Random(f"{seed}/{player}"), greedy=player == "greedy")
+    clock = Clock(started, time_limit)
+    try:
+        if player == "perfect":
+            moves = _perfect(start, time_limit)
+        elif player == "no-peek":
+            moves = _blind(start, NoPeek(start.deal.game, start.deal.rules, seed, samples, sample_seconds), clock)
+        else:
+            moves = _at_random(start, random.Random(f"{seed}/{player}"), player == "greedy", clock)
+    except Unfinished as cut:
+        moves, reason = cut.args
+        return Played(player, start, Line(played(start, moves).moves[len(start.moves) :]), False, time.perf_counter() - started, seed, reason)
     end = played(start, moves)
     return Played(player, start, Line(end.moves[len(start.moves) :]), end.seen.cards_left() == 0, time.perf_counter() - started, seed)
 
 
-def _at_random(start: Position, rng: random.Random, greedy: bool) -> list[Any]:
+class Unfinished(Exception):
+    """A game the time limit ended before it was decided: args are (moves so far, reason)."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The time limit of a whole game."""
+
+    started: float
+    seconds: float | None
+
+    def left(self) -> float | None:
+        """Seconds left, 0 at the least; None with no limit."""
+        return None if self.seconds is None else max(0.0, self.started + self.seconds - time.perf_counter())
+
+    def check(self, moves: list[Any]) -> None:
+        """Unfinished, past the limit."""
+        if self.left() == 0:
+            raise Unfinished(moves, f"{limit_reached('time_limit', Limits(time_limit=self.seconds))} after {len(moves):,} moves")
+
+
+def _at_random(start: Position, rng: random.Random, greedy: bool, clock: Clock) -> list[Any]:
     chosen, here, moves = start.deal, start, []
     game, rules = chosen.game, chosen.rules
     while here.seen.cards_left():
+        clock.check(moves)
         options = game.choices(rules, chosen.cards, here.seen)
         if not options:
             break
@@ -133,11 +175,14 @@ def _at_random(start: Position, rng: random.Random, greedy: bool) -> list[Any]:
 
 
 def _perfect(start: Position, seconds: float | None) -> list[Any]:
-    """The solver's line; where it finds none, the first choice each time, to the end."""
+    """The solver's line; where it proves there is none, the first choice each time, to the
+    end; where its search was cut short, Unfinished with no move played."""
     chosen = start.deal
     answer = chosen.game.solve_from(chosen.rules, chosen.cards, start.seen, Limits(time_limit=seconds))
     if answer.verdict == Verdict.WON:
         return list(answer.moves)
+    if answer.verdict == Verdict.UNKNOWN:
+        raise Unfinished([], f"the solver did not decide the deal: {answer.reason}")
     here, moves = start, []
     while options := chosen.game.choices(chosen.rules, chosen.cards, here.seen):
         moves += list(options[0])
@@ -145,10 +190,12 @@ def _perfect(start: Position, seconds: float | None) -> list[Any]:
     return moves
 
 
-def _blind(start: Position, policy: NoPeek) -> list[Any]:
+def _blind(start: Position, policy: NoPeek, clock: Clock) -> list[Any]:
     """A game where the policy sees nothing but `Game.visible` of each position."""
     chosen, here, moves = start.deal, start, []
     while here.seen.cards_left():
+        clock.check(moves)
+        policy.clock = clock
         choice = policy.choose(chosen.game.visible(chosen.rules, here.seen))
         if choice is None:
             break
@@ -163,6 +210,7 @@ class NoPeek:
     def __init__(self, game: Game, rules: Any, seed: int | str, samples: int, sample_seconds: float | None) -> None:
         self.game, self.rules, self.seed, self.samples = game, rules, seed, samples
         self.limits = Limits(time_limit=sample_seconds)
+        self.clock = Clock(time.perf_counter(), None)  # the whole game's, which each search keeps within
         # Whether every choice is solved in every ordering, or only the line's first counts
         # (PySolFC's Matrimony: each search costs a good part of a second).
         self.each_choice = not (game.name == "matrimony" and rules.shifts)
@@ -183,7 +231,7 @@ class NoPeek:
         wins = [0] * len(options)
         for stock in stocks:
             cards, seen = game.imagined(rules, view, stock)
-            here = game.solve_from(rules, cards, seen, self.limits)
+            here = game.solve_from(rules, cards, seen, self._limits())
             if here.verdict == Verdict.LOST:
                 continue
             if not hidden and here.verdict == Verdict.WON:  # nothing hidden: the line is the plan
@@ -200,7 +248,14 @@ class NoPeek:
             seen = game.after(rules, seen, move)
         if seen.cards_left() == 0:
             return True
-        return game.solve_from(rules, cards, seen, self.limits).verdict == Verdict.WON
+        return game.solve_from(rules, cards, seen, self._limits()).verdict == Verdict.WON
+
+    def _limits(self) -> Limits:
+        """A search's limits: its own, within what is left of the game's time."""
+        left, own = self.clock.left(), self.limits.time_limit
+        if left is None or (own is not None and own <= left):
+            return self.limits
+        return Limits(time_limit=left)
 
     def _follow(self, view: Any, cards: list[Card], seen: Any, line: Sequence[Any]) -> tuple[Any, ...]:
         """With nothing hidden, a winning line is a plan: its choices, one a decision."""

@@ -123,3 +123,30 @@ def test_batch_players_add_their_games_and_stats_their_rates(tmp_path: Path) -> 
     table = run("stats", out).stdout
     assert "| no-peek player (games won) | random player (games won) |" in table.splitlines()[0]
     assert f"{100 * won / 6:.2f}% (" in table and " of 6 |" in table
+
+
+def test_a_perfect_player_whose_search_was_cut_has_no_verdict_but_unknown() -> None:
+    # PySolFC's game 15 is won (the shipped table) but no search wins it in a fifth of a second.
+    assert wedlock.lookup("matrimony", 15) == "won"
+    cut = play("matrimony", 15, "perfect", time_limit=0.2)
+    assert cut.verdict == "unknown" and not cut.won and "time limit 0.2s reached" in cut.reason and not cut.moves
+    result = run("play", "matrimony", "15", "--player", "perfect", "--time-limit", "0.2")
+    assert result.exit_code == 3, result.output
+    assert result.stdout.splitlines()[1].startswith("# unknown: the solver did not decide the deal: time limit 0.2s reached")
+    data = json.loads(run("play", "matrimony", "15", "--player", "perfect", "--time-limit", "0.2", "--json").stdout)
+    assert (data["verdict"], data["won"], data["moves"]) == ("unknown", False, [])
+    lost = play("monte-carlo", 3, "perfect", "strict")  # proven lost: played to the end
+    assert lost.verdict == "lost" and lost.moves and not lost.reason
+
+
+@pytest.mark.parametrize("player", ["no-peek", "random", "perfect"])
+def test_the_time_limit_bounds_the_whole_game(player: str) -> None:
+    # No-peek Matrimony under PySolFC's rules weighs ten orderings a decision: a game takes
+    # minutes, so a limit of a second ends it unfinished.
+    found = play("matrimony", 2, player, time_limit=1.0, sample_seconds=1.0)
+    assert found.seconds < 2.0
+    if found.verdict == "unknown":
+        assert "time limit 1s reached" in found.reason
+        assert wedlock.verify("matrimony", 2, found.moves).moves_played == len(found.moves)
+    if player == "no-peek":
+        assert found.verdict == "unknown" and found.moves

@@ -254,3 +254,20 @@ def test_solve_and_verify_after_moves_replay_from_there(tmp_path: Path) -> None:
     rest.write_text(run("solve", "monte-carlo", "12345", "--after", moves).stdout)
     assert run("verify", "monte-carlo", "12345", "--after", moves, "--moves", rest).exit_code == 0
     assert run("verify", "monte-carlo", "12345", "--moves", rest).exit_code == 1  # not from the deal
+
+
+def test_a_hint_cut_short_names_the_limit_the_caller_set() -> None:
+    # Its own search has half the time: the answer still names the limit given.
+    found = wedlock.hint("matrimony", 15, time_limit=0.4)
+    assert found.verdict == "unknown" and found.reason == "time limit 0.4s reached", found.reason
+    result = run("hint", "matrimony", "15", "--time-limit", "0.4")
+    assert result.exit_code == 3 and "# unknown: time limit 0.4s reached" in result.stdout
+
+
+def test_hint_tells_its_progress_a_search_at_a_time() -> None:
+    told: list[tuple[int, int, str]] = []
+    found = wedlock.hint("monte-carlo", 12345, progress=lambda *step: told.append(step))
+    searched = [choice for choice, _ in found.choices if choice != found.next]
+    assert told[0] == (0, len(found.choices) + 1, "the position")
+    assert [label for _, _, label in told[1:]] == [f"the move {c.text(numbered=False)}" for c in searched]
+    assert all(total == len(found.choices) + 1 for _, total, _ in told)

@@ -61,7 +61,7 @@ class Matrimony:
             phases = ArnoldSpace(table, start)
             tell(0, 1, EXACT_LABEL)
             out = solve(phases, limits)
-            return Answer(out.verdict, phases.moves(out.steps), out.states, out.seconds, out.reason)
+            return Answer(out.verdict, phases.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
         budget = Budget(limits)
         quick = quick_stages.quick_win(table, budget, tell, start)
         if quick is not None:
@@ -73,7 +73,7 @@ class Matrimony:
         out = budget.add(solve(space, budget.left()))
         if out.verdict == WON:
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=EXACT_LABEL)
-        return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out))
+        return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         v = verify.referee(rules, cards, moves)

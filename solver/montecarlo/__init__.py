@@ -49,7 +49,7 @@ class MonteCarlo:
         space = self.space(rules, cards)
         (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
-        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
+        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
 
     def referee(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         v = verify.referee(rules, cards, moves)
@@ -146,7 +146,7 @@ class MonteCarlo:
         if space is None:
             space = positions.FromPosition(table, pos, make)
         out = solve(space, limits)
-        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason)
+        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
 
 
 GAME = MonteCarlo()
