@@ -159,7 +159,7 @@ class Clock:
 
 
 def _at_random(start: Position, rng: random.Random, greedy: bool, clock: Clock) -> list[Any]:
-    chosen, here, moves = start.deal, start, []
+    chosen, here, moves = start.deal, start, list[Any]()
     game, rules = chosen.game, chosen.rules
     while here.seen.cards_left():
         clock.check(moves)
@@ -192,7 +192,7 @@ def _perfect(start: Position, seconds: float | None) -> list[Any]:
 
 def _blind(start: Position, policy: NoPeek, clock: Clock) -> list[Any]:
     """A game where the policy sees nothing but `Game.visible` of each position."""
-    chosen, here, moves = start.deal, start, []
+    chosen, here, moves = start.deal, start, list[Any]()
     while here.seen.cards_left():
         clock.check(moves)
         policy.clock = clock
