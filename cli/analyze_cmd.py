@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from functools import partial
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import click
 
 from wedlock.graph_report import moves_text, write_dot, write_graphml
 from wedlock.luck import COMPILED_MAX_STATES, DEFAULT_MAX_STATES, Analysis, analyze
+from wedlock.memory import default_bound, parse_size, physical, size_text
 from wedlock.pictures import GRAPH_MOST_STATES, draw_analysis, pyplot
 from wedlock.search import Verdict
 from wedlock.words import counted
@@ -45,6 +47,14 @@ from .common import (
 )
 @time_limit_option(SOLVE_SECONDS, "Stop exploring after S seconds (the graph is then cut) and playing out; 'none' for no limit.")
 @playouts_option("When the graph is cut: games each player plays out to estimate its odds.")
+@click.option(
+    "--max-memory",
+    "max_memory_text",
+    metavar="SIZE",
+    default=None,
+    help="Cut the graph before the process holds more memory than this (6G, 512M; 'none' for no bound)."
+    " [default: a quarter of this machine's memory" + (f", {size_text(physical() // 4)}]" if physical() else "]"),
+)
 @click.option("--graphml", type=FilePath(writable=True), help="Write the graph as GraphML (Gephi).")
 @click.option("--dot", type=FilePath(writable=True), help="Write the graph as Graphviz DOT.")
 @click.option(
@@ -65,6 +75,7 @@ def analyze_command(
     max_states: int | None,
     time_limit: float | None,
     playouts: int,
+    max_memory_text: str | None,
     graphml: str | None,
     dot: str | None,
     png: str | None,
@@ -74,11 +85,15 @@ def analyze_command(
     how many ways there are to win, which decisions matter, and how often a random and a
     greedy player would win.
 
-    The time limit covers the exploration and the playouts: past it, the graph is cut
-    and fewer games are played out.
+    The time limit covers the whole command: the solver's search, the graph and its
+    figures, the playouts and the exports. Past it, or past the memory bound, the graph
+    is cut (the output says which), fewer games are played out, and an export holds the
+    edges of the states it had time for. A picture takes a second or two of it.
 
     Example: wedlock analyze monte-carlo 7 --dot game7.dot
     """
+    started = time.perf_counter()
+    max_memory = memory_bound(max_memory_text)
     if png:
         pyplot()  # before the work: matplotlib is there
     exports = [p for p in (graphml, dot, png) if p]
@@ -91,19 +106,61 @@ def analyze_command(
         # An export finds every edge's moves again in Python: millions of states would take
         # hours, so unless asked for more it gets the graph pure Python would build.
         max_states = DEFAULT_MAX_STATES if graphml or dot else None
-    found = analyze(game_name, start, max_states="auto" if max_states is None else max_states, playouts=playouts, time_limit=time_limit)
+    deadline = None if time_limit is None else started + time_limit
+    found = analyze(
+        game_name,
+        start,
+        max_states="auto" if max_states is None else max_states,
+        playouts=playouts,
+        time_limit=_analysis_seconds(deadline, bool(graphml or dot), bool(png)),
+        max_memory=max_memory,
+    )
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:
         for line in report_lines(found, label):
             click.echo(line)
     if graphml or dot:
-        exported = found.exported()
+        exported = found.exported(None if deadline is None else deadline - (PICTURE_SECONDS if png else 0))
+        if exported.graph["explored"] < len(found.graph):
+            files = [name for name, target in (("GraphML", graphml), ("DOT", dot)) if target]
+            click.echo(
+                f"Note: the {' and '.join(files)} {'files hold' if len(files) > 1 else 'file holds'} the edges of the first"
+                f" {exported.graph['explored']:,} of {len(found.graph):,} states, all the time limit left time for"
+                " (the rest are marked unexplored)",
+                err=True,
+            )
         for target, write in ((graphml, write_graphml), (dot, write_dot)):
             if target:
                 write_file(target, partial(write, exported))  # the text is out first
     if png:
         write_file(png, lambda path: draw_analysis(found, path))
+
+
+PICTURE_SECONDS = 2.5  # what drawing the picture takes (a second or two), kept from the time limit
+EXPORT_SHARE = 0.5  # of the time left after a picture's: what the analysis leaves the exports
+
+
+def _analysis_seconds(deadline: float | None, exports: bool, picture: bool) -> float | None:
+    """The analysis's share of the time limit: what the picture and the exports leave it."""
+    if deadline is None:
+        return None
+    left = max(0.0, deadline - time.perf_counter())
+    if picture:
+        left = max(left / 5, left - PICTURE_SECONDS)
+    return left * EXPORT_SHARE if exports else left
+
+
+def memory_bound(text: str | None) -> int | None:
+    """--max-memory: bytes, None for `none`; a quarter of the machine's memory unless given."""
+    if text is None:
+        return default_bound()
+    if text.strip().lower() in ("none", "no", "off"):
+        return None
+    try:
+        return parse_size(text)
+    except ValueError as err:
+        raise BadInput(f"--max-memory: {err}") from None
 
 
 # What the solver said of a deal whose graph was cut.
@@ -122,7 +179,7 @@ def report_lines(found: Analysis, label: str) -> list[str]:
     if fig.complete:
         head = "the whole state graph"
     else:
-        head = "the state graph was cut: counts are lower bounds, odds are ranges"
+        head = f"the state graph was cut {cut_text(found)}: counts are lower bounds, odds are ranges"
     out = [
         f"{header(chosen, label)}: {head}",
         f"states:             {bound}{fig.states:,} ({counted(fig.edges, 'edge')})",
@@ -152,6 +209,17 @@ def report_lines(found: Analysis, label: str) -> list[str]:
         out.append("    keeps the win:  " + " | ".join(moves_text(game, rules, c) for c in d.keep))
         out.append("    loses for sure: " + " | ".join(moves_text(game, rules, c) for c in d.lose))
     return out
+
+
+def cut_text(found: Analysis) -> str:
+    """What cut the graph, in words: `at the time limit`, `at 10,000 states (--max-states)`."""
+    if found.cut_by == "time_limit":
+        return "at the time limit"
+    if found.cut_by == "memory" and found.max_memory is not None:
+        return f"to stay within {size_text(found.max_memory)} of memory (--max-memory)"
+    if found.cut_by == "max_states" and found.max_states is not None:
+        return f"at {counted(found.max_states, 'state')} (--max-states)"
+    return "short"
 
 
 def guess_text(guess: dict | None) -> str:

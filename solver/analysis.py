@@ -32,6 +32,8 @@ from fractions import Fraction
 from math import inf, lcm
 from typing import Any, Protocol
 
+from . import memory
+
 Moves = tuple  # the primitive moves a player makes for one choice (usually one move)
 
 
@@ -69,6 +71,36 @@ class Exit:
 
 class CyclicGraph(RuntimeError):
     """The play offered has a cycle: the figures assume none (a game's adapter is wrong)."""
+
+
+class FiguresCut(Exception):
+    """A limit came before the figures were done: args are the limit, "time_limit" or
+    "memory"."""
+
+
+class Room:
+    """What a graph's build and figures must stay within: a deadline (a
+    `time.perf_counter()` reading) and the process's resident bytes; None: no bound."""
+
+    MEMORY_EVERY = 1024  # ticks between readings of the memory, which cost more than a clock's
+
+    def __init__(self, deadline: float | None = None, max_resident: int | None = None) -> None:
+        self.deadline, self.max_resident = deadline, max_resident
+        self.ticks = 0
+
+    def seconds(self) -> float | None:
+        """The seconds left, 0 at the least; None with no deadline."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
+    def passed(self) -> str | None:
+        """The bound passed, if one is: "time_limit" or "memory" (checked every
+        MEMORY_EVERY calls)."""
+        self.ticks += 1
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return "time_limit"
+        if self.max_resident is not None and self.ticks % self.MEMORY_EVERY == 0 and memory.resident() > self.max_resident:
+            return "memory"
+        return None
 
 
 @dataclass
@@ -236,6 +268,7 @@ class StateGraph:
         self.frontier: list[bool] = []
         self.out: list[list[tuple[int, Exit]]] = []
         self._ids: dict[Hashable, int] = {}
+        self.stopped: str | None = None  # what ended the build early, if anything: a limit's name
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -289,6 +322,7 @@ class NativeGraph:
     def __init__(self, core: Any, play: Play, position_of: Any, cells_of: Any) -> None:
         self.core = core
         self.play = play
+        self.stopped: str | None = core.stopped()
         self._position_of = position_of  # the core's (cells, stock) -> the game's position
         self._cells_of = cells_of  # and back
         self._refresh()
@@ -349,18 +383,20 @@ class NativeGraph:
 Graph = StateGraph | NativeGraph
 
 
-def build(play: Play, max_states: int | None = None, deadline: float | None = None) -> Graph:
+def build(play: Play, max_states: int | None = None, deadline: float | None = None, max_resident: int | None = None) -> Graph:
     """Explore the graph of phase-start states reachable from the deal, breadth first.
 
     At most `max_states` states are kept; a state whose next states do not all fit stays
     unexplored, like every state never reached: those are the frontier. Past `deadline`
-    (a `time.perf_counter()` reading) no more states are explored. A game may build the
-    same graph in the compiled core (`native_graph(max_states, seconds)`).
+    (a `time.perf_counter()` reading), or once the process holds more than `max_resident`
+    bytes, no more states are explored; the graph's `stopped` says which limit cut it. A
+    game may build the same graph in the compiled core (`native_graph(max_states, seconds,
+    max_resident)`).
     """
+    room = Room(deadline, max_resident)
     native = getattr(play, "native_graph", None)
     if native is not None:
-        seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        made = native(max_states, seconds)
+        made = native(max_states, room.seconds(), max_resident)
         if made is not None:
             return made
     start = play.start()
@@ -370,7 +406,8 @@ def build(play: Play, max_states: int | None = None, deadline: float | None = No
     positions = deque([(0, start)])
     full = max_states is not None and len(sg) >= max_states
     while positions:
-        if deadline is not None and time.perf_counter() > deadline:
+        sg.stopped = room.passed() or sg.stopped
+        if sg.stopped in ("time_limit", "memory"):
             break  # what is left in `positions` stays unexplored
         node, pos = positions.popleft()
         if sg.won[node]:
@@ -381,7 +418,7 @@ def build(play: Play, max_states: int | None = None, deadline: float | None = No
             child = sg.index(key)
             if child is None:
                 if full:
-                    complete = False
+                    complete, sg.stopped = False, "max_states"
                     continue
                 child = sg.add(key, after, play.is_won(after), False)
                 explored.append(False)
@@ -450,11 +487,14 @@ class Figures:
     on_shortest: set[int] = field(default_factory=set)
 
 
-def figures(play: Play, sg: Graph) -> Figures:
-    """Every figure of the analysis, computed on the explored graph."""
+def figures(play: Play, sg: Graph, deadline: float | None = None, max_resident: int | None = None) -> Figures:
+    """Every figure of the analysis, computed on the explored graph; FiguresCut when the
+    `deadline` (a `time.perf_counter()` reading) or the bound of `max_resident` bytes held
+    by the process comes first."""
+    room = Room(deadline, max_resident)
     if isinstance(sg, NativeGraph):
         try:
-            return _native_figures(play, sg)
+            return _native_figures(play, sg, room)
         except OverflowError:  # a state added with a winning line has a phase past the core
             sg = sg.plain()
     order = _topological(sg)
@@ -468,6 +508,8 @@ def figures(play: Play, sg: Graph) -> Figures:
     bounds = [low] if sg.complete else [low, high]
     to_win = [inf] * n  # primitive moves of the shortest win from each node
     for v in reversed(order):
+        if (limit := room.passed()) is not None:
+            raise FiguresCut(limit)
         if sg.won[v]:
             can_win[v], sequences[v], to_win[v] = True, 1, 0
             for odds in bounds:
@@ -504,10 +546,19 @@ def figures(play: Play, sg: Graph) -> Figures:
     )
 
 
-def _native_figures(play: Play, sg: NativeGraph) -> Figures:
+def _native_figures(play: Play, sg: NativeGraph, room: Room) -> Figures:
     """`figures` from the compiled core: the same numbers, summed forwards (see graph.c).
     The shortest win's moves are found again, phase by phase, along its nodes."""
-    base, exponent, sequences, r_low, g_low, r_high, g_high, won, dead, winning, edges, can_win, path = sg.core.figures()
+    seconds, most = room.seconds(), room.max_resident
+    try:
+        found = sg.core.figures(-1.0 if seconds is None else seconds, -1 if most is None else most)
+    except TimeoutError:
+        raise FiguresCut("time_limit") from None
+    except MemoryError:
+        if most is None or memory.resident() <= most:
+            raise  # the machine's memory ran out, not the bound
+        raise FiguresCut("memory") from None
+    base, exponent, sequences, r_low, g_low, r_high, g_high, won, dead, winning, edges, can_win, path = found
     scale = base**exponent
 
     def odds(numerator: bytes) -> Fraction:

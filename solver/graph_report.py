@@ -8,15 +8,20 @@ them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 import networkx as nx
-from networkx.readwrite.graphml import GraphMLWriter
 
 from .analysis import Figures, Graph
+
+# What writing an edge out costs (GraphML, the dearer of the two files, about 3 us here):
+# an export under a deadline stops finding edges while there is time to write those found.
+WRITE_SECONDS_PER_EDGE = 2e-5
 
 
 def moves_text(game: Any, rules: Any, moves: Sequence[Any]) -> str:
@@ -54,12 +59,21 @@ def figures_data(game: Any, rules: Any, fig: Figures) -> dict[str, Any]:
     }
 
 
-def export_graph(game: Any, rules: Any, sg: Graph, fig: Figures) -> nx.DiGraph:
+def export_graph(game: Any, rules: Any, sg: Graph, fig: Figures, deadline: float | None = None) -> nx.DiGraph:
     """The graph as networkx, with plain attributes that GraphML and DOT can hold (the
-    analysis itself never needs networkx: this copy is made to export or draw)."""
+    analysis itself never needs networkx: this copy is made to export or draw).
+
+    Each edge's moves are found again from its phase, which takes a while on a big graph:
+    past `deadline` (a `time.perf_counter()` reading, less the time to write the edges
+    found) the states not reached yet keep no edges and are marked unexplored, and the
+    graph's `explored` attribute says how many states have their edges."""
     out = nx.DiGraph()
     out.add_nodes_from(range(len(sg)))
+    explored = len(sg)
     for v in range(len(sg)):
+        if deadline is not None and time.perf_counter() + WRITE_SECONDS_PER_EDGE * out.number_of_edges() > deadline:
+            explored = v
+            break
         for w, exit in sg.out_edges(v):
             out.add_edge(
                 v,
@@ -69,36 +83,51 @@ def export_graph(game: Any, rules: Any, sg: Graph, fig: Figures) -> nx.DiGraph:
                 random=float(exit.random),
                 greedy=float(exit.greedy),
             )
+    out.graph["explored"] = explored
     layer = nx.single_source_shortest_path_length(out, sg.start)
     for v, attrs in out.nodes(data=True):
+        unexplored = bool(sg.frontier[v]) or v >= explored
         attrs.update(
             won=bool(sg.won[v]),
-            dead_end=not sg.won[v] and not sg.frontier[v] and out.out_degree(v) == 0,
+            dead_end=not sg.won[v] and not unexplored and out.out_degree(v) == 0,
             can_win=bool(fig.can_win[v]),
             on_shortest_win=v in fig.on_shortest,
-            unexplored=bool(sg.frontier[v]),
+            unexplored=unexplored,
             layer=layer.get(v, 0),
         )
     return out
 
 
-class _GraphMLWriter(GraphMLWriter):
-    """networkx's GraphML writer, with booleans written `true` and `false` as GraphML
-    (XML Schema's boolean) has them, not Python's `True` and `False`."""
+NODE_KEYS = (("won", "boolean"), ("dead_end", "boolean"), ("can_win", "boolean"), ("on_shortest_win", "boolean"),
+             ("unexplored", "boolean"), ("layer", "long"))  # fmt: skip
+EDGE_KEYS = (("move", "string"), ("sequences", "string"), ("random", "double"), ("greedy", "double"))
 
-    def add_data(self, name: str, element_type: type, value: Any, scope: str = "all", default: Any = None) -> Any:
-        element = super().add_data(name, element_type, value, scope, default)
-        if element_type is bool:  # `value` comes as the text of the bool
-            element.text = "true" if value in (True, "True") else "false"
-        return element
+
+def _graphml_value(value: Any) -> str:
+    if isinstance(value, bool):  # XML Schema's booleans, not Python's True and False
+        return "true" if value else "false"
+    return escape(str(value))
 
 
 def write_graphml(graph: nx.DiGraph, path: str | Path) -> None:
-    """The graph as GraphML (for Gephi and yEd)."""
-    writer = _GraphMLWriter(encoding="utf-8", prettyprint=True)
-    writer.add_graph_element(graph)
-    with open(path, "wb") as f:
-        writer.dump(f)
+    """The graph as GraphML (for Gephi and yEd), written as it is read: a state or an edge
+    a line at a time."""
+    keys = [(f"n{i}", name, kind, "node") for i, (name, kind) in enumerate(NODE_KEYS)]
+    keys += [(f"e{i}", name, kind, "edge") for i, (name, kind) in enumerate(EDGE_KEYS)]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("<?xml version='1.0' encoding='utf-8'?>\n")
+        f.write('<graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+        for key, name, kind, scope in keys:
+            f.write(f'  <key id="{key}" for="{scope}" attr.name="{name}" attr.type="{kind}" />\n')
+        f.write('  <graph edgedefault="directed">\n')
+        for v, attrs in graph.nodes(data=True):
+            data = "".join(f'<data key="n{i}">{_graphml_value(attrs[name])}</data>' for i, (name, _) in enumerate(NODE_KEYS))
+            f.write(f'    <node id="{v}">{data}</node>\n')
+        for v, w, attrs in graph.edges(data=True):
+            data = "".join(f'<data key="e{i}">{_graphml_value(attrs[name])}</data>' for i, (name, _) in enumerate(EDGE_KEYS))
+            f.write(f'    <edge source="{v}" target="{w}">{data}</edge>\n')
+        f.write("  </graph>\n</graphml>\n")
 
 
 def _quote(text: str) -> str:

@@ -81,7 +81,7 @@ def test_a_cut_graph_says_its_figures_are_bounds_and_holds_the_solvers_win(tmp_p
     moves.write_text("\n".join(data["shortest_win"]) + "\n")
     assert run("verify", "monte-carlo", "1", "--moves", moves).exit_code == 0
     lines = run("analyze", "monte-carlo", "1", "--max-states", "50", "--playouts", "100").stdout.splitlines()
-    assert lines[0].endswith("game 1: the state graph was cut: counts are lower bounds, odds are ranges")
+    assert lines[0].endswith("game 1: the state graph was cut at 50 states (--max-states): counts are lower bounds, odds are ranges")
     assert any(re.match(r"random player wins: between [\d.]+% and [\d.]+%; about [\d.]+% in 100 games played out", x) for x in lines)
     assert "solver:             wins the deal; its line is in the graph" in lines
     assert f"shortest win:       {len(data['shortest_win'])} moves (the shortest found)" in lines
@@ -122,7 +122,7 @@ def test_the_solver_goes_first_with_the_whole_time_limit(monkeypatch: pytest.Mon
     real = luck._solve_first
     monkeypatch.setattr(luck, "_solve_first", lambda start, time_limit: given.append(time_limit) or real(start, time_limit))
     run("analyze", "matrimony", "2", "--time-limit", "77", "--max-states", "20", "--playouts", "10")
-    assert given == [77.0]
+    assert len(given) == 1 and 76 < given[0] <= 77
 
 
 @pytest.mark.parametrize("export", [None, "--dot", "--graphml"])
@@ -161,8 +161,8 @@ def test_exports_carry_the_node_attributes(tmp_path: Path) -> None:
 
 def test_graphml_booleans_are_graphml_booleans(tmp_path: Path) -> None:
     run("analyze", *SMALL, "--graphml", tmp_path / "g.graphml")
-    values = re.findall(r'<data key="(d\d+)">([^<]*)</data>', (tmp_path / "g.graphml").read_text())
-    kinds = dict(re.findall(r'<key id="(d\d+)" for="node" attr.name="\w+" attr.type="(\w+)"', (tmp_path / "g.graphml").read_text()))
+    values = re.findall(r'<data key="(\w+)">([^<]*)</data>', (tmp_path / "g.graphml").read_text())
+    kinds = dict(re.findall(r'<key id="(\w+)" for="node" attr.name="\w+" attr.type="(\w+)"', (tmp_path / "g.graphml").read_text()))
     booleans = {text for key, text in values if kinds.get(key) == "boolean"}
     assert booleans == {"true", "false"}
 

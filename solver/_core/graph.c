@@ -20,9 +20,11 @@
  */
 #include "core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bignum.h"
 
@@ -555,6 +557,7 @@ typedef struct {
     uint8_t *extra_line;
     size_t nextra, cap_extra_from, cap_extra_to, cap_extra_line;
     int busy; /* building or summing up: the graph must not change under it */
+    const char *stopped; /* what ended the build early: "time_limit", "memory" or "max_states" (NULL: nothing) */
     uint64_t base; /* lcm of every number of choices in the phases walked */
     phase_walk walk;
 } graph_object;
@@ -622,18 +625,44 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The process's resident memory in bytes (Linux's /proc/self/statm); 0 where it cannot be
+ * read, which no bound stops. */
+static long long resident(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    long long size = 0, pages = 0;
+    int read = fscanf(f, "%lld %lld", &size, &pages);
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return read == 2 && page > 0 ? pages * page : 0;
+}
+
+/* Checked every this many nodes: reading /proc costs a few microseconds. */
+enum { MEMORY_CHECK = 4096 };
+
+static int over(long long max_resident) { return max_resident >= 0 && resident() > max_resident; }
+
 /* analysis.build: breadth first from the start, at most max_states nodes (-1: any), until
- * `seconds` have passed (negative: no limit). 0, or -1 with a Python error set. */
-static int build(graph_object *g, const uint8_t *start, long long max_states, double seconds) {
+ * `seconds` have passed (negative: no limit) or the process holds more than `max_resident`
+ * bytes (negative: no bound). 0, or -1 with a Python error set. */
+static int build(graph_object *g, const uint8_t *start, long long max_states, double seconds, long long max_resident) {
     double deadline = seconds < 0 ? -1 : now() + seconds;
     uint8_t key[MAX_GRID_CELLS + 1];
     const char *failure = NULL;
     key_of(&g->ru, start, key);
     if (add_node(g, start, key, is_won(&g->ru, start)) == NO_NODE) goto memory;
     int full = max_states >= 0 && (long long)g->n >= max_states;
+    g->stopped = NULL;
     for (size_t v = 0; v < g->n; v++) {
         if ((v & 255) == 0 && PyErr_CheckSignals() < 0) return -1;
-        if (deadline >= 0 && now() > deadline) break;
+        if (deadline >= 0 && now() > deadline) {
+            g->stopped = "time_limit";
+            break;
+        }
+        if ((v % MEMORY_CHECK) == MEMORY_CHECK - 1 && over(max_resident)) {
+            g->stopped = "memory";
+            break;
+        }
         if (g->flags[v] & F_WON) {
             g->flags[v] |= F_EXPLORED;
             continue;
@@ -670,6 +699,7 @@ static int build(graph_object *g, const uint8_t *start, long long max_states, do
         }
         g->degree[v] = (uint32_t)(g->nedges - g->first_edge[v]);
         if (complete) g->flags[v] |= F_EXPLORED;
+        else g->stopped = "max_states";
     }
     return 0;
 failed:
@@ -817,20 +847,26 @@ static int cards_left(const graph_object *g, uint32_t v) {
  * greedy high (the odds' numerators over base ** exponent, little-endian bytes), won
  * states, dead ends, winning states, edges, can_win (a byte a node), shortest win's
  * nodes). */
-static PyObject *figures_of(graph_object *g);
+static PyObject *figures_of(graph_object *g, double seconds, long long max_resident);
 static int not_busy(const graph_object *g);
 
-static PyObject *graph_figures(PyObject *self, PyObject *unused) {
-    (void)unused;
+static PyObject *graph_figures(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"seconds", "max_resident", NULL};
+    double seconds = -1;
+    long long max_resident = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|dL", names, &seconds, &max_resident)) return NULL;
     graph_object *g = (graph_object *)self;
     if (not_busy(g) < 0) return NULL;
     g->busy = 1; /* Ctrl-C's check and the list of the shortest win's states may run Python code */
-    PyObject *out = figures_of(g);
+    PyObject *out = figures_of(g, seconds, max_resident);
     g->busy = 0;
     return out;
 }
 
-static PyObject *figures_of(graph_object *g) {
+/* The figures, or TimeoutError once `seconds` have passed (negative: no limit), or
+ * MemoryError once the process holds more than `max_resident` bytes (negative: no bound). */
+static PyObject *figures_of(graph_object *g, double seconds, long long max_resident) {
+    double deadline = seconds < 0 ? -1 : now() + seconds;
     size_t n = g->n;
     const char *failure = NULL;
     uint32_t *order = NULL, *to_win = NULL, *kids = NULL;
@@ -869,6 +905,14 @@ static PyObject *figures_of(graph_object *g) {
     }
     for (size_t k = 0; k < n; k++) {
         if ((k & 4095) == 0 && PyErr_CheckSignals() < 0) goto done;
+        if ((k & 255) == 0 && deadline >= 0 && now() > deadline) {
+            PyErr_SetString(PyExc_TimeoutError, "the time limit came before the figures");
+            goto done;
+        }
+        if ((k % MEMORY_CHECK) == MEMORY_CHECK - 1 && over(max_resident)) {
+            PyErr_SetString(PyExc_MemoryError, "the memory bound came before the figures");
+            goto done;
+        }
         uint32_t v = order[k], w;
         mass *m = acc[v];
         if (!m) continue;
@@ -1142,6 +1186,12 @@ static PyObject *graph_has_edge(PyObject *self, PyObject *args) {
     return PyBool_FromLong(has_edge(g, v, w));
 }
 
+static PyObject *graph_stopped(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const char *why = ((graph_object *)self)->stopped;
+    return why ? PyUnicode_FromString(why) : Py_NewRef(Py_None);
+}
+
 static PyMethodDef graph_methods[] = {
     {"position", graph_position, METH_O, "A node's position: (deal index in each cell, 255 for a gap; the stock's top card)."},
     {"key", graph_key, METH_O, "A node's key: (the ranks on the grid, 0 for a gap; the stock's top card)."},
@@ -1153,7 +1203,9 @@ static PyMethodDef graph_methods[] = {
     {"add_node", graph_add_node, METH_VARARGS, "add_node(cells, stock): a new node, unexplored unless won; its number."},
     {"add_edge", graph_add_edge, METH_VARARGS, "add_edge(v, w, line): an edge whose exit's line has `line` moves."},
     {"has_edge", graph_has_edge, METH_VARARGS, "has_edge(v, w)"},
-    {"figures", graph_figures, METH_NOARGS, "The figures of wedlock.analysis, computed over the arrays (see graph.c)."},
+    {"figures", (PyCFunction)(void (*)(void))graph_figures, METH_VARARGS | METH_KEYWORDS,
+     "figures(seconds=-1, max_resident=-1): the figures of wedlock.analysis, computed over the arrays (see graph.c)."},
+    {"stopped", graph_stopped, METH_NOARGS, "What ended the build early: 'time_limit', 'memory', 'max_states', or None."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1171,13 +1223,14 @@ PyTypeObject graph_type = {
 
 PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
-    static char *names[] = {"rank_of", "rows", "cols", "thirteens", "strict", "columns", "cells", "stock", "max_states", "seconds", NULL};
+    static char *names[] = {"rank_of", "rows", "cols", "thirteens", "strict", "columns", "cells", "stock", "max_states", "seconds",
+                            "max_resident", NULL};
     Py_buffer rank_of, cells;
     int rows, cols, thirteens, strict, columns, stock;
-    long long max_states;
+    long long max_states, max_resident = -1;
     double seconds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*iipppy*iLd", names, &rank_of, &rows, &cols, &thirteens, &strict, &columns,
-                                     &cells, &stock, &max_states, &seconds))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*iipppy*iLd|L", names, &rank_of, &rows, &cols, &thirteens, &strict, &columns,
+                                     &cells, &stock, &max_states, &seconds, &max_resident))
         return NULL;
     graph_object *g = NULL;
     int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS &&
@@ -1214,7 +1267,7 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     memcpy(start, cells.buf, (size_t)cells.len);
     start[ru->cells] = (uint8_t)stock;
     g->busy = 1;
-    int rc = build(g, start, max_states, seconds);
+    int rc = build(g, start, max_states, seconds, max_resident);
     g->busy = 0;
     if (rc < 0) Py_CLEAR(g);
 done:

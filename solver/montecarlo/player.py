@@ -75,7 +75,7 @@ class PlayerView:
     def takes_cards(self, choice: tuple[Move]) -> bool:
         return not isinstance(choice[0], Consolidate)
 
-    def native_graph(self, max_states: int | None, seconds: float | None) -> NativeGraph | None:
+    def native_graph(self, max_states: int | None, seconds: float | None, max_resident: int | None = None) -> NativeGraph | None:
         """`wedlock.analysis.build`'s graph, built by the compiled core (None without it)."""
         compiled = core.compiled_core()
         if compiled is None:
@@ -92,6 +92,7 @@ class PlayerView:
                 *_core_cells(start),
                 -1 if max_states is None else max(max_states, 0),
                 -1.0 if seconds is None else seconds,
+                -1 if max_resident is None else max_resident,
             )
         except OverflowError:  # a deal past what the core holds: the pure path takes it
             return None
