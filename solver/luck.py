@@ -176,8 +176,9 @@ def _explore(
         graph = analysis.build(play, max_states, build_until, build_memory)
         built = time.perf_counter()
         walked = analysis.include_line(play, graph, line_keys) if line_keys and not graph.complete else []
+        small = len(graph) <= FIGURES_ALWAYS  # so that some graph always gets its figures
         try:
-            fig = analysis.figures(play, graph, playouts_from, max_memory)
+            fig = analysis.figures(play, graph, None if small else playouts_from, None if small else max_memory)
         except analysis.FiguresCut:
             if best is not None:
                 return best

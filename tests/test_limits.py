@@ -142,3 +142,11 @@ def test_the_api_takes_only_limits_it_can_keep() -> None:
         with pytest.raises(wedlock.WedlockError):
             analyze("monte-carlo", 2, rules="strict", **kwargs)
     assert luck.analyze("monte-carlo", 2, rules="strict", max_memory=None, playouts=0).complete
+
+
+@pytest.mark.parametrize("game, number", [("monte-carlo", 1), ("matrimony", 2)])
+def test_a_time_limit_of_nothing_still_gives_the_figures_of_a_small_graph(game: str, number: int) -> None:
+    started = time.perf_counter()
+    found = analyze(game, number, time_limit=0)
+    assert time.perf_counter() - started < 1
+    assert not found.complete and 1 <= found.figures.states <= luck.FIGURES_ALWAYS and found.cut_by == "time_limit"

@@ -905,7 +905,7 @@ static PyObject *figures_of(graph_object *g, double seconds, long long max_resid
     }
     for (size_t k = 0; k < n; k++) {
         if ((k & 4095) == 0 && PyErr_CheckSignals() < 0) goto done;
-        if ((k & 255) == 0 && deadline >= 0 && now() > deadline) {
+        if ((k & 255) == 255 && deadline >= 0 && now() > deadline) {
             PyErr_SetString(PyExc_TimeoutError, "the time limit came before the figures");
             goto done;
         }
