@@ -17,6 +17,7 @@ from wedlock.search import Verdict
 from wedlock.words import counted
 
 from .common import (
+    COUNT,
     SOLVE_SECONDS,
     BadInput,
     Command,
@@ -38,7 +39,7 @@ from .common import (
 @start_options
 @click.option(
     "--max-states",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=None,
     help=(
         "Stop exploring at this many states; every figure is then a bound."

@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 from wedlock.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
 from wedlock.games import game_named, rules_of
-from wedlock.players import PLAYERS, SAMPLE_SECONDS, SAMPLES
+from wedlock.players import MOST_SAMPLES, PLAYERS, SAMPLE_SECONDS, SAMPLES
 from wedlock.ranges import parse_range
 from wedlock.records import ResultsWriter, iter_results, mend, pending_numbers
 from wedlock.search import Limits
@@ -60,7 +60,7 @@ BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler we
     help="Also play each deal as this player (again for more); perfect play is the verdict.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="With --player: the players' seed (with each game number).")
-@click.option("--samples", type=click.IntRange(min=1), default=SAMPLES, help=f"With --player no-peek: orderings a decision weighs. [default: {SAMPLES}]")
+@click.option("--samples", type=click.IntRange(min=1, max=MOST_SAMPLES), default=SAMPLES, help=f"With --player no-peek: orderings a decision weighs. [default: {SAMPLES}]")
 @click.option(
     "--sample-time",
     type=Seconds(),

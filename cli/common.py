@@ -21,11 +21,13 @@ from wedlock.movefile import named_in
 from wedlock.numbering import GameNumber
 from wedlock.pipeline import Deal, Position, deal, deal_from_file
 from wedlock.positions import position
+from wedlock.search import MOST
 from wedlock.words import counted
 
 BAD_INPUT = 2
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
 SOLVE_SECONDS = 120  # the default --time-limit of solve and analyze: an answer within minutes
+COUNT = click.IntRange(min=1, max=MOST)  # a count a limit gives: what the search can count to
 
 GAMES_HELP = "\b\nGames and their rule sets (--rules; any case), PySolFC's own by its names:\n" + "\n".join(
     "  " + line for line in catalogue()
@@ -183,7 +185,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON i
 
 def count_option(name: str, default: int, help: str) -> Callable:
     """An option taking a positive whole number, its default shown in --help."""
-    return click.option(name, type=click.IntRange(min=1), default=default, help=f"{help} [default: {default:,}]")
+    return click.option(name, type=COUNT, default=default, help=f"{help} [default: {default:,}]")
 
 
 def playouts_option(help: str) -> Callable:
@@ -203,12 +205,12 @@ def limit_options(default_seconds: float | None) -> Callable:
     def add(command: Callable) -> Callable:
         command = click.option(
             "--max-states",
-            type=click.IntRange(min=1),
+            type=COUNT,
             default=20_000_000,
             help="Give up (unknown) when the search holds this many states. [default: 20,000,000]",
         )(command)
         command = time_limit_option(default_seconds)(command)
-        return click.option("--node-limit", type=click.IntRange(min=1), help="Give up (unknown) after N states.")(command)
+        return click.option("--node-limit", type=COUNT, help="Give up (unknown) after N states.")(command)
 
     return add
 

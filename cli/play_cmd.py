@@ -8,7 +8,7 @@ import sys
 import click
 
 from wedlock.pipeline import Position
-from wedlock.players import PLAYERS, SAMPLE_SECONDS, SAMPLES, play
+from wedlock.players import MOST_SAMPLES, PLAYERS, SAMPLE_SECONDS, SAMPLES, play
 from wedlock.search import Verdict
 from wedlock.words import counted
 
@@ -32,7 +32,7 @@ EXIT_STATUS = {Verdict.WON: 0, Verdict.LOST: 1, Verdict.UNKNOWN: 3}
 @start_options
 @click.option("--player", type=click.Choice(PLAYERS), required=True, help="Who plays: see below.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The player's random draws (the same seed, the same game).")
-@click.option("--samples", type=click.IntRange(min=1), default=SAMPLES, show_default=True, help="no-peek: orderings of the unseen cards a decision weighs.")
+@click.option("--samples", type=click.IntRange(min=1, max=MOST_SAMPLES), default=SAMPLES, show_default=True, help="no-peek: orderings of the unseen cards a decision weighs.")
 @click.option(
     "--sample-time",
     type=Seconds(),

@@ -11,7 +11,7 @@ from wedlock.games import game_named, rules_of
 from wedlock.tables import table
 from wedlock.winnable import ON_THE_FLY_SECONDS, GaveUp, winnable
 
-from .common import BadInput, Command, game_argument, input_errors, interruptible, json_option, rules_option, time_limit_option
+from .common import COUNT, BadInput, Command, game_argument, input_errors, interruptible, json_option, rules_option, time_limit_option
 
 UNKNOWN_STATUS = 3  # as `solve` says unknown: fewer numbers than asked, for want of time
 
@@ -19,7 +19,7 @@ UNKNOWN_STATUS = 3  # as `solve` says unknown: fewer numbers than asked, for wan
 @click.command("winnable", cls=Command)
 @game_argument
 @rules_option
-@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="How many game numbers.")
+@click.option("--count", type=COUNT, default=10, show_default=True, help="How many game numbers.")
 @click.option("--random", "shuffled", is_flag=True, help="Drawn at random (from the published table, unless --to says more).")
 @click.option("--seed", help="With --random: the same seed gives the same numbers.")
 @click.option("--lost", is_flag=True, help="Game numbers proven lost instead.")

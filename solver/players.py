@@ -44,6 +44,7 @@ from .search import Limits, Verdict, limit_reached
 
 PLAYERS = ("perfect", "no-peek", "greedy", "random")
 SAMPLES = 10  # orderings of the unseen cards a no-peek decision weighs
+MOST_SAMPLES = 10_000  # a decision holds its orderings in memory at once
 SAMPLE_SECONDS = 1.0  # the search of one choice in one ordering; past it, no win is counted
 
 
@@ -116,8 +117,8 @@ def play(
         raise PlayerError(f"unknown player {player!r}; choose one of {', '.join(PLAYERS)}")
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise PlayerError(f"a seed is a whole number or text, not {seed!r}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise PlayerError(f"samples is a whole number, 1 or more; not {samples!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MOST_SAMPLES:
+        raise PlayerError(f"samples is a whole number from 1 to {MOST_SAMPLES:,}; not {samples!r}")
     checked_limits(time_limit=sample_seconds)
     checked_limits(time_limit=time_limit)
     start = source if isinstance(source, Position) else position(game_of(game), source, rules)
