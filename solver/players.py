@@ -40,7 +40,7 @@ from .pipeline import DealSource, Position, checked_limits, game_of
 from .positions import played, position
 from .search import Limits, Verdict
 
-PLAYERS = ("perfect", "no-peek", "greedy", "random")
+PLAYERS: tuple[str, ...] = ("perfect", "no-peek", "greedy", "random")
 SAMPLES = 10  # orderings of the unseen cards a no-peek decision weighs
 SAMPLE_SECONDS = 1.0  # the search of one choice in one ordering; past it, no win is counted
 
