@@ -133,28 +133,43 @@ units = st.sampled_from(
 prefixes = st.sampled_from(["", "A ", "stock", "stock (", "stock: ", "1:", "F1", "# ", "# Matrimony (PySolFC), game", "1. ", "pile 1 ", "shift "])
 
 
+def parse_everywhere(line: str) -> None:
+    """Give `line` to every parser a user's text reaches, under every rule set."""
+    for game, rules in EVERY_RULE_SET:
+        deal = game.numbered_deal(rules, "5")
+        for parse in (
+            lambda: game.parse_position(rules, deal, line),
+            lambda: game.parse_position(rules, deal, "stock (54)\n" + line),
+            lambda: game.parse_move_text(rules, line),
+            lambda: parse_moves(game, rules, line),
+            lambda: parse_moves(game, rules, "1. x\n" + line),
+        ):
+            try:
+                parse()
+            except WedlockError:
+                pass
+    for parse_text in (lambda: parse_deal_text(line, 1), lambda: parse_range(line)):
+        try:
+            parse_text()
+        except WedlockError:
+            pass
+
+
+@pytest.mark.parametrize(
+    "before, unit, after",
+    [("stock", " ", "x"), ("A x", " ", "y"), ("1: x", " ", "y"), ("F1", "1", ""), ("stock: ", "7", ""), ("stock (", "7", ")"),
+     ("", " ", "x"), ("", ",", ""), ("# Matrimony (PySolFC)", ", game", "")],
+)  # fmt: skip
+def test_parsers_take_linear_time_on_the_longest_lines_they_are_given(before: str, unit: str, after: str) -> None:
+    """A line as long as the bound allows is read or refused fast by every parser (a
+    quadratic parse of 10,000 characters takes seconds)."""
+    with quickly():
+        parse_everywhere(line_of(unit, MOST_LINE, before, after))
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(units, prefixes, st.sampled_from(["", "x", ")", ":"]))
 def test_parsers_take_linear_time_up_to_the_line_bound(unit: str, before: str, after: str) -> None:
-    """A line as long as the bound allows, of one repeated shape, is read or refused fast
-    by every parser a user's text reaches (a quadratic parse of 10,000 characters takes
-    seconds)."""
-    line = line_of(unit, MOST_LINE, before, after)
+    """The same, for lines of other shapes."""
     with quickly(2.0):
-        for game, rules in EVERY_RULE_SET:
-            deal = game.numbered_deal(rules, "5")
-            for parse in (
-                lambda: game.parse_position(rules, deal, line),
-                lambda: game.parse_move_text(rules, line),
-                lambda: parse_moves(game, rules, line),
-                lambda: parse_moves(game, rules, "1. x\n" + line),
-            ):
-                try:
-                    parse()
-                except WedlockError:
-                    pass
-        for parse_text in (lambda: parse_deal_text(line, 1), lambda: parse_range(line)):
-            try:
-                parse_text()
-            except WedlockError:
-                pass
+        parse_everywhere(line_of(unit, MOST_LINE, before, after))
