@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from wedlock.cli.main import cli
 from wedlock.ranges import RangeError, parse_range
-from wedlock.records import RECORD_KEYS, ResultsFileError, mend, to_resume, read_results
+from wedlock.records import RECORD_KEYS, ResultsFileError, mend, read_results, to_resume
 from wedlock.stats import summarize, wilson
 
 

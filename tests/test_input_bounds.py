@@ -135,22 +135,19 @@ prefixes = st.sampled_from(["", "A ", "stock", "stock (", "stock: ", "1:", "F1",
 
 def parse_everywhere(line: str) -> None:
     """Give `line` to every parser a user's text reaches, under every rule set."""
+    calls: list[tuple] = [(parse_deal_text, line, 1), (parse_range, line)]
     for game, rules in EVERY_RULE_SET:
         deal = game.numbered_deal(rules, "5")
-        for parse in (
-            lambda: game.parse_position(rules, deal, line),
-            lambda: game.parse_position(rules, deal, "stock (54)\n" + line),
-            lambda: game.parse_move_text(rules, line),
-            lambda: parse_moves(game, rules, line),
-            lambda: parse_moves(game, rules, "1. x\n" + line),
-        ):
-            try:
-                parse()
-            except WedlockError:
-                pass
-    for parse_text in (lambda: parse_deal_text(line, 1), lambda: parse_range(line)):
+        calls += [
+            (game.parse_position, rules, deal, line),
+            (game.parse_position, rules, deal, "stock (54)\n" + line),
+            (game.parse_move_text, rules, line),
+            (parse_moves, game, rules, line),
+            (parse_moves, game, rules, "1. x\n" + line),
+        ]
+    for parse, *args in calls:
         try:
-            parse_text()
+            parse(*args)
         except WedlockError:
             pass
 
