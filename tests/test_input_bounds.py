@@ -154,7 +154,7 @@ def parse_everywhere(line: str) -> None:
 
 @pytest.mark.parametrize(
     "before, unit, after",
-    [("stock", " ", "x"), ("A x", " ", "y"), ("1: x", " ", "y"), ("F1", "1", ""), ("stock: ", "7", ""), ("stock (", "7", ")"),
+    [("stock", " ", "x"), ("A x", " ", "y"), ("1: x", " ", "y"), ("F1", "1", ""), ("stock: ", "7", ""), ("stock (", "7", ")"), ("stock: ", ",", ""), ("stock (", ",", ")"),
      ("", " ", "x"), ("", ",", ""), ("# Matrimony (PySolFC)", ", game", "")],
 )  # fmt: skip
 def test_parsers_take_linear_time_on_the_longest_lines_they_are_given(before: str, unit: str, after: str) -> None:

@@ -93,6 +93,8 @@ def _stock(rest: str, line_no: int) -> tuple[int, int]:
     """(cards in the stock, redeals made) from what follows `stock`."""
     if match := _COUNT.match(rest):
         digits = match.group(1).replace(",", "")
+        if not digits:
+            raise PositionError(f"line {line_no}: give the stock's count, as stock (54)")
         if len(digits) > 3:
             raise PositionError(f"line {line_no}: a stock of {digits[:12]}{'...' if len(digits) > 12 else ''} cards cannot arise")
         return int(digits), 0

@@ -151,6 +151,8 @@ def _stock(match: re.Match[str], line_no: int) -> tuple[int, list[Card] | None]:
 def _count(text: str, line_no: int) -> int:
     """The stock's count as typed (`1,234`); no stock holds more than 999 cards."""
     digits = text.replace(",", "")
+    if not digits:
+        raise PositionError(f"line {line_no}: give the stock's count, as stock (27)")
     if len(digits) > 3:
         raise PositionError(f"line {line_no}: a stock of {digits[:12]}{'...' if len(digits) > 12 else ''} cards cannot arise")
     return int(digits)
