@@ -13,8 +13,9 @@ from wedlock.batch import Analyze, Job, Players, SchedulerError, default_jobs, r
 from wedlock.games import game_named, rules_of
 from wedlock.players import MOST_SAMPLES, PLAYERS, SAMPLE_SECONDS, SAMPLES
 from wedlock.ranges import parse_range
-from wedlock.records import ResultsWriter, iter_results, mend, pending_numbers
+from wedlock.records import ResultsWriter, Resume, iter_results, mend, to_resume
 from wedlock.search import Limits
+from wedlock.shown import printable
 from wedlock.words import counted
 
 from .common import (
@@ -39,12 +40,17 @@ BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler we
 @click.argument("range_text", metavar="RANGE")
 @rules_option
 @click.option("--jobs", type=click.IntRange(min=1, max=4096), default=None, help="Worker processes (default: all cores).")
-@click.option("--out", "out_path", type=FilePath(), help="Results file (JSON lines); default stdout.")
+@click.option("--out", "out_path", type=FilePath(), help="Results file (JSON lines); - or none for stdout.")
 @click.option("--resume", is_flag=True, help="Continue the results file: solve only the numbers it lacks.")
 @click.option(
     "--retry-unknown",
     is_flag=True,
     help="With --resume: also solve again the numbers the file has as unknown (say, with a longer --time-limit).",
+)
+@click.option(
+    "--retry-version",
+    is_flag=True,
+    help="With --resume: also solve again the numbers whose lines all come from another version of wedlock.",
 )
 @click.option("--solutions", is_flag=True, help="Store each win's moves too.")
 @click.option("--scheduler", help="Run on the Dask scheduler at this address (e.g. tcp://10.0.0.5:8786).")
@@ -78,6 +84,7 @@ def batch_command(
     out_path: str | None,
     resume: bool,
     retry_unknown: bool,
+    retry_version: bool,
     solutions: bool,
     scheduler: str | None,
     quiet: bool,
@@ -97,7 +104,8 @@ def batch_command(
     RANGE is A-B (inclusive), a list A,B,C, or @FILE (one of those a line). Lines are
     written as deals finish; a batch stopped at any moment continues with --resume.
     With --retry-unknown, a deal left unknown gets a new line after its old one; from
-    then on its decided line is the one that counts (stats, --resume).
+    then on its decided line is the one that counts (stats, --resume). With
+    --retry-version, so does a deal whose lines another version of wedlock wrote.
 
     Example: wedlock batch monte-carlo 1-10000 --out mc.jsonl --resume
     """
@@ -106,23 +114,32 @@ def batch_command(
     numbers = parse_range(range_text)
     if scheduler is not None and not scheduler.strip():
         raise BadInput("--scheduler needs an address, like tcp://10.0.0.5:8786")
+    if out_path == "-" and resume:
+        raise BadInput("--resume reads the results file it continues: give --out FILE, not - (stdout)")
+    if out_path == "-":
+        out_path = None
     if out_path is None and resume:
         raise BadInput("--resume needs --out FILE")
-    if retry_unknown and not resume:
-        raise BadInput("--retry-unknown needs --resume and --out FILE")
+    for flag, given in (("--retry-unknown", retry_unknown), ("--retry-version", retry_version)):
+        if given and not resume:
+            raise BadInput(f"{flag} needs --resume and --out FILE")
+    shown = printable(out_path or "")
     if out_path and out_path.endswith(".gz"):
         raise BadInput(
-            f"{out_path}: batch writes plain JSON lines, one at a time; name the file without .gz "
+            f"{shown}: batch writes plain JSON lines, one at a time; name the file without .gz "
             "and compress it when the batch is done (stats reads .gz files)"
         )
     if out_path and not resume and os.path.exists(out_path) and os.path.getsize(out_path):
-        raise BadInput(f"{out_path} is not empty; add --resume to continue it, or choose another file")
+        raise BadInput(f"{shown} is not empty; add --resume to continue it, or choose another file")
     if resume and out_path and os.path.exists(out_path) and not os.path.isfile(out_path):
-        raise BadInput(f"{out_path}: --resume reads and mends its results, so it must be a file, not a pipe or device")
+        raise BadInput(f"{shown}: --resume reads and mends its results, so it must be a file, not a pipe or device")
     todo = numbers
     if resume and out_path:
-        todo = pending_numbers(numbers, iter_results(out_path), game.name, rules.name, retry_unknown)
+        found = to_resume(numbers, iter_results(out_path), game.name, rules.name, retry_unknown, retry_version, where=shown)
         mend(out_path)  # only now that every line has been read
+        if found.older:
+            click.echo(older_lines(found, shown, retry_version), err=True)
+        todo = found.numbers
     playing = Players(tuple(dict.fromkeys(players)), seed, samples, sample_time) if players else None
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None, playing)
     counts = {"won": 0, "lost": 0, "unknown": 0}
@@ -133,7 +150,7 @@ def batch_command(
             try:
                 stream = open(out_path, "a", encoding="utf-8")
             except OSError as err:
-                raise BadInput(f"cannot write {out_path!r}: {err.strerror}") from None
+                raise BadInput(f"cannot write '{shown}': {err.strerror}") from None
             stack.callback(_close_quietly, stream)
         writer = ResultsWriter(stream)
         bar = stack.enter_context(
@@ -155,7 +172,7 @@ def batch_command(
                 except BrokenPipeError:
                     raise  # nobody reads on: ends quietly (cli/main.py)
                 except OSError as err:  # the results file stopped taking lines (a full disk, say)
-                    broke_off(f"cannot write {out_path or 'stdout'}: {err.strerror}")
+                    broke_off(f"cannot write {shown or 'stdout'}: {err.strerror}")
                 counts[record["verdict"]] += 1
                 bar.set_postfix(counts, refresh=False)
                 bar.update(1)
@@ -166,6 +183,16 @@ def batch_command(
             more = "; --resume continues" if out_path else ""
             click.echo(f"Interrupted: {counted(sum(counts.values()), 'result')} written{more}.", err=True)
             sys.exit(INTERRUPTED)
+
+
+def older_lines(found: Resume, shown: str, retrying: bool) -> str:
+    """The line saying how many deals of the file only other versions of wedlock solved."""
+    versions = ", ".join(f"{printable(v)} ({n:,})" if len(found.versions) > 1 else printable(v) for v, n in found.versions)
+    if sum(n for _, n in found.versions) < found.older:
+        versions += " and others"
+    then = "solved again now" if retrying else "--retry-version solves them again"
+    have = "has" if found.older == 1 else "have"
+    return f"{counted(found.older, 'deal')} of {shown} {have} lines only from wedlock {versions} (kept; {then})"
 
 
 def _close_quietly(stream) -> None:

@@ -10,18 +10,19 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
 from wedlock.errors import WedlockError
 from wedlock.games import RuleSetNotGame, catalogue, game_named
-from wedlock.input_files import read_text, why_unreadable
+from wedlock.input_files import UNREADABLE, read_text, read_text_from, why_unreadable
 from wedlock.movefile import named_in
 from wedlock.numbering import GameNumber
 from wedlock.pipeline import Deal, Position, deal, deal_from_file
 from wedlock.positions import position
 from wedlock.search import MOST
+from wedlock.shown import printable
 from wedlock.words import counted
 
 BAD_INPUT = 2
@@ -221,7 +222,7 @@ def choose_deal(game_name: str, number: str | None, deal_file: str | None, rules
     if (number is None) == (deal_file is None):
         raise BadInput("give either a game number N or --deal-file F")
     if deal_file is not None:
-        return deal_from_file(game_name, deal_file, rules_name), f"the deal in {deal_file}"
+        return deal_from_file(game_name, deal_file, rules_name), f"the deal in {printable(deal_file)}"
     chosen = deal(game_name, GameNumber.parse(number or ""), rules_name)
     return chosen, chosen.label
 
@@ -275,8 +276,8 @@ def choose_start(
     if typed is None and after_file is None:
         return chosen, label
     start = position(chosen.game, chosen, text=typed) if typed is not None else position(chosen.game, chosen)
-    if typed is not None:
-        label += f", the position in {position_file}"
+    if position_file is not None:
+        label += f", the position in {shown_name(position_file)}"
     if after_file is not None:
         start = position(chosen.game, start, after=_read(after_file, "moves"))
         label += f", after {counted(len(start.moves), 'move')}"
@@ -290,9 +291,9 @@ def check_writable(path: str) -> None:
     """Before any work: a file the command is to write needs an existing folder."""
     target = Path(path)
     if target.is_dir():
-        raise BadInput(f"cannot write {path}: it is a folder")
+        raise BadInput(f"cannot write {printable(path)}: it is a folder")
     if not target.parent.is_dir():
-        raise BadInput(f"cannot write {path}: there is no folder {target.parent}")
+        raise BadInput(f"cannot write {printable(path)}: there is no folder {printable(str(target.parent))}")
 
 
 def write_file(path: str, write: Callable[[str], Any]) -> None:
@@ -301,7 +302,7 @@ def write_file(path: str, write: Callable[[str], Any]) -> None:
     try:
         write(path)
     except OSError as err:
-        click.echo(f"Error: cannot write {path}: {err.strerror}", err=True)
+        click.echo(f"Error: cannot write {printable(path)}: {err.strerror}", err=True)
         sys.exit(CANNOT_WRITE)
 
 
@@ -311,8 +312,25 @@ def write_page(path: str, text: str) -> None:
 
 
 def _read(path: str, what: str) -> str:
-    """The text of a file the command line names (`-`: stdin), or one line and exit 2."""
+    """The text of a file the command line names (`-`: stdin), within the bounds of
+    `input_files`, or one line and exit 2."""
     try:
-        return sys.stdin.read() if path == "-" else read_text(path)
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput(f"cannot read {what} file {path!r}: {why_unreadable(err)}") from None
+        if path == "-":
+            return read_text_from(stdin_bytes())
+        return read_text(path)
+    except UNREADABLE as err:
+        source = "stdin" if path == "-" else f"{what} file '{printable(path)}'"
+        raise BadInput(f"cannot read {source}: {why_unreadable(err)}") from None
+
+
+def shown_name(path: str) -> str:
+    """A file the command line names, as output shows it: `stdin` for `-`."""
+    return "stdin" if path == "-" else printable(path)
+
+
+def stdin_bytes() -> BinaryIO:
+    """Standard input as bytes; one line and exit 2 when there is none."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise BadInput("- reads stdin, and there is none")
+    return stream

@@ -15,6 +15,7 @@ import click
 
 from wedlock import __version__, core
 from wedlock.pipeline import SolverFault
+from wedlock.shown import printable
 
 from .analyze_cmd import analyze_command
 from .batch_cmd import batch_command
@@ -102,7 +103,7 @@ class OneLineErrors(click.Group):
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see '{err.ctx.command_path} --help')"
-            click.echo(_shortened(f"Error: {err.format_message()}".replace("\n", " ")) + hint, err=True)
+            click.echo(_shortened(printable(f"Error: {err.format_message()}".replace("\n", " "))) + hint, err=True)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)

@@ -24,6 +24,7 @@ from .common import (
     deal_file_option,
     input_errors,
     rules_option,
+    shown_name,
     write_page,
 )
 
@@ -59,11 +60,11 @@ def show_command(
     if number is None and deal_file is None:
         number = named.game_number
         if number is None:
-            raise BadInput(f"{moves_file} does not say which deal: give --number N or --deal-file F")
+            raise BadInput(f"{shown_name(moves_file)} does not say which deal: give --number N or --deal-file F")
     try:
         rules = rules_name if rules_name is not None else moves_rules(game, text)
     except WedlockError as err:
-        raise BadInput(f"{moves_file}: {err}") from None
+        raise BadInput(f"{shown_name(moves_file)}: {err}") from None
     start, label = choose_start(game.name, number, deal_file, rules, after_file)
     if not isinstance(start, Position):
         start = position(game, start)
@@ -72,13 +73,13 @@ def show_command(
         found = parse_moves(chosen.game, chosen.rules, text)
         check_moves_fit(found, chosen)
     except WedlockError as err:
-        raise BadInput(f"{moves_file}: {err}") from None
+        raise BadInput(f"{shown_name(moves_file)}: {err}") from None
     replay = replay_from(start, found.moves)
     if replay.moves_played < len(found.moves):
-        raise BadInput(f"{moves_file}: {replay.problem}")
+        raise BadInput(f"{shown_name(moves_file)}: {replay.problem}")
     summary = f"{'a legal win' if replay.won else 'not a win'}: {counted(len(found.moves), 'move')}"
     write_page(html_file, page(start, Line.of(chosen.game, chosen.rules, found.moves), summary, label))
-    click.echo(f"{html_file}: {chosen.title}, {label}, {summary}")
+    click.echo(f"{shown_name(html_file)}: {chosen.title}, {label}, {summary}")
 
 
 def _game_in(text: str, moves_file: str):
@@ -87,4 +88,4 @@ def _game_in(text: str, moves_file: str):
         named = named_in(game, text)
         if named.game is not None:
             return game_named(named.game)
-    raise BadInput(f"{moves_file} does not say which game: give --game")
+    raise BadInput(f"{shown_name(moves_file)} does not say which game: give --game")

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import click
 
 from wedlock.games import GAMES
 from wedlock.pictures import draw_stats, pyplot
-from wedlock.records import iter_results
+from wedlock.records import iter_results, read_records
 from wedlock.stats import Summary, mean_text, summarize
 
-from .common import BadInput, FilePath, check_writable, input_errors, json_option, write_file
+from .common import BadInput, FilePath, check_writable, input_errors, json_option, shown_name, stdin_bytes, write_file
 
 
 @click.command("stats")
-@click.argument("files", nargs=-1, required=True, type=FilePath(exists=True))
+@click.argument("files", nargs=-1, required=True, type=FilePath(exists=True, allow_dash=True))
 @click.option(
     "--plot",
     "plot_file",
@@ -30,17 +32,18 @@ def stats_command(files: tuple[str, ...], plot_file: str | None, as_json: bool) 
     The interval is Wilson's, with unknown deals counted as lost for the lower bound and
     as won for the upper bound. A deal with several lines counts once: a won or lost line
     rather than an unknown one, else the longer search; a deal both won and lost is an
-    error. The files are read a line at a time, in any number and order. Lines written by
-    `batch --analyze` add the mean odds of a random and a greedy player (see analyze).
+    error. The files are read a line at a time, in any number and order (- reads plain
+    JSON lines from stdin). Lines written by `batch --analyze` add the mean odds of a
+    random and a greedy player (see analyze).
 
     Example: wedlock stats mc.jsonl --plot mc.png
     """
     if plot_file:
         pyplot()  # before the work: matplotlib is there
         check_writable(plot_file)
-    summaries = summarize(record for path in files for record in iter_results(path))
+    summaries = summarize(record for path in files for record in _records(path))
     if not summaries:
-        raise BadInput(f"no results in {', '.join(files)}")
+        raise BadInput(f"no results in {', '.join(map(shown_name, files))}")
     if plot_file:
         write_file(plot_file, lambda target: draw_stats(summaries, [title(s) for s in summaries], target))
     if as_json:
@@ -68,6 +71,13 @@ def stats_command(files: tuple[str, ...], plot_file: str | None, as_json: bool) 
         for name in names:
             line += f" {rate_text(s, name)} |"
         click.echo(line)
+
+
+def _records(path: str) -> Iterator[dict[str, Any]]:
+    """The records of a results file, or of stdin for `-`."""
+    if path == "-":
+        return read_records(stdin_bytes(), "stdin")
+    return iter_results(path)
 
 
 def rate_text(s: Summary, name: str) -> str:

@@ -9,7 +9,6 @@ import click
 
 from wedlock.errors import GameNumberError, MoveSyntaxError, WedlockError
 from wedlock.games import game_named
-from wedlock.input_files import read_text, why_unreadable
 from wedlock.movefile import parse_moves
 from wedlock.pipeline import Position, check_moves_fit, moves_rules, replay_from
 from wedlock.words import counted
@@ -18,9 +17,11 @@ from .common import (
     BadInput,
     Command,
     FilePath,
+    _read,
     choose_start,
     input_errors,
     json_option,
+    shown_name,
     start_options,
 )
 
@@ -49,22 +50,19 @@ def verify_command(
 
     Example: wedlock solve monte-carlo 7 > win.txt; wedlock verify monte-carlo 7 --moves win.txt
     """
-    try:
-        text = sys.stdin.read() if moves_file == "-" else read_text(moves_file)
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput(f"cannot read moves file {moves_file!r}: {why_unreadable(err)}") from None
+    text = _read(moves_file, "moves")
     game = game_named(game_name)
     try:
         named = moves_rules(game, text)
     except WedlockError as err:
-        raise BadInput(f"{moves_file}: {err}") from None
+        raise BadInput(f"{shown_name(moves_file)}: {err}") from None
     start, label = choose_start(game.name, number, deal_file, rules_name if rules_name is not None else named, after_file, position_file)
     chosen = start.deal if isinstance(start, Position) else start
     try:
         moves = parse_moves(chosen.game, chosen.rules, text)
         check_moves_fit(moves, chosen)
     except (MoveSyntaxError, GameNumberError) as err:
-        raise BadInput(f"{moves_file}: {err}") from None
+        raise BadInput(f"{shown_name(moves_file)}: {err}") from None
     if isinstance(start, Position):
         replay = replay_from(start, moves.moves)
     else:

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from .cards import Card
 from .errors import CardError, DealError
-from .input_files import read_text, why_unreadable
+from .input_files import UNREADABLE, read_text, why_unreadable
 from .numbering import GameNumber, shuffled_ids
+from .shown import printable
 
 
 def numbered_deal(number: GameNumber, decks: int) -> list[Card]:
@@ -51,14 +52,14 @@ def read_deal_file(path: str | Path, decks: int) -> list[Card]:
     prints; a DealError names the file."""
     try:
         text = read_text(path)
-    except (OSError, UnicodeDecodeError) as err:
-        raise DealError(f"cannot read deal file {str(path)!r}: {why_unreadable(err)}") from None
+    except UNREADABLE as err:
+        raise DealError(f"cannot read deal file '{printable(str(path))}': {why_unreadable(err)}") from None
     try:
         if text.lstrip().startswith("{"):
             return checked_cards(_json_cards(text), decks)
         return parse_deal_text(text, decks)
     except DealError as err:
-        raise DealError(f"{path}: {err}") from None
+        raise DealError(f"{printable(str(path))}: {err}") from None
 
 
 def _json_cards(text: str) -> list[Card]:

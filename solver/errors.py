@@ -39,3 +39,8 @@ class RulesError(WedlockError):
 
 class MissingExtra(WedlockError):
     """An option needs a package that is an extra of wedlock's and is not installed."""
+
+
+class InputTooLarge(WedlockError):
+    """A file, stdin or text argument past the size or line length the readers take
+    (`input_files`)."""

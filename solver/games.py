@@ -79,7 +79,7 @@ def rules_titled(game: Game, text: str) -> Any | None:
     for rules in sorted(game.rule_sets.values(), key=lambda r: -len(r.title)):
         if plain.startswith(rules.title.lower()):
             return rules
-    named = re.search(r"\(([\w-]+) rules\)", plain)
+    named = re.search(r"\(([\w-]++) rules\)", plain)
     return game.rule_sets.get(named.group(1)) if named else None
 
 

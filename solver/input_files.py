@@ -1,8 +1,19 @@
-"""Reading the files a user names: deals, moves, lists of game numbers, results.
+"""Reading the files a user names (deals, moves, positions, lists of game numbers), stdin,
+and the text the Python API is given, within bounds that are all set here.
 
-Each is read whole, so a device such as /dev/zero, which never ends, is refused before a
-byte is read rather than filling the memory (but /dev/null, which ends at once). Pipes (`/dev/stdin` fed by a shell) are files
-that end and are read as usual.
+A moves, position, deal or numbers file, stdin, or a text argument holds at most
+MOST_BYTES, and each of its lines at most MOST_LINE characters; past either it is refused
+in one line before any of it is parsed, so that no input costs more than a few megabytes
+and a parse of them. A JSON document (text that starts with `{` or `[`, as `solve --json`
+and `deal --json` print) is exempt from the line bound: `solve --json` writes a whole
+winning line on one line, and the JSON reader is linear whatever the length.
+
+A results file is large by nature and is read a line at a time (`records`); each line
+holds at most MOST_RESULTS_LINE bytes.
+
+A device such as /dev/zero, which never ends, is refused before a byte is read (but
+/dev/null, which ends at once). Pipes (`/dev/stdin` fed by a shell) are read as files are,
+within the same bounds.
 """
 
 from __future__ import annotations
@@ -12,6 +23,19 @@ import os
 import stat
 from pathlib import Path
 from typing import BinaryIO
+
+from .errors import InputTooLarge
+
+# A long Matrimony win printed with `solve --board` takes about 90 kB.
+MOST_BYTES = 4 * 1024 * 1024
+# The longest line wedlock writes in a text moves, position or deal file is about 100
+# characters; a deal's 104 cards on one line about 420.
+MOST_LINE = 10_000
+# The longest results line a batch writes, a Matrimony win of 156 moves with --solutions,
+# takes about 8 kB.
+MOST_RESULTS_LINE = 1024 * 1024
+
+UNREADABLE = (OSError, UnicodeDecodeError, InputTooLarge)  # what `read_text` raises
 
 
 def open_file(path: str | Path) -> BinaryIO:
@@ -26,20 +50,63 @@ def open_file(path: str | Path) -> BinaryIO:
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of the file at `path` (see `open_file`)."""
+    """The bytes of the file at `path` (see `open_file`); InputTooLarge past MOST_BYTES,
+    which a plain file's size tells before it is read."""
     with open_file(path) as f:
-        return f.read()
+        mode = os.fstat(f.fileno())
+        if stat.S_ISREG(mode.st_mode) and mode.st_size > MOST_BYTES:
+            raise InputTooLarge(_too_many_bytes(mode.st_size))
+        return read_stream(f)
+
+
+def read_stream(stream: BinaryIO) -> bytes:
+    """The bytes of a stream (stdin), read no further than one byte past MOST_BYTES."""
+    data = stream.read(MOST_BYTES + 1)
+    if len(data) > MOST_BYTES:
+        raise InputTooLarge(_too_many_bytes(None))
+    return data
 
 
 def read_text(path: str | Path) -> str:
-    """The text of a UTF-8 file (a leading byte-order mark dropped, line ends made "\\n");
-    a UnicodeDecodeError when it is not UTF-8."""
-    text = read_bytes(path).decode("utf-8-sig")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """The text of a UTF-8 file (see `decoded`), within the bounds (see `bounded`); a
+    UnicodeDecodeError when it is not UTF-8."""
+    return bounded(decoded(read_bytes(path)))
 
 
-def why_unreadable(err: OSError | UnicodeDecodeError) -> str:
+def read_text_from(stream: BinaryIO) -> str:
+    """The text of a stream such as stdin, as `read_text` reads a file's."""
+    return bounded(decoded(read_stream(stream)))
+
+
+def decoded(data: bytes) -> str:
+    """UTF-8 bytes as text, a leading byte-order mark dropped and line ends made "\\n"."""
+    return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def bounded(text: str, what: str = "") -> str:
+    """The text, when it holds at most MOST_BYTES characters and, unless it is a JSON
+    document, no line of more than MOST_LINE; else InputTooLarge, which says where (after
+    `what`, when given: `the moves: line 3 holds ...`)."""
+    first = f"{what}: " if what else ""
+    if len(text) > MOST_BYTES:
+        raise InputTooLarge(first + _too_many_bytes(len(text), "characters"))
+    if text.lstrip()[:1] in ("{", "["):
+        return text
+    for n, line in enumerate(text.splitlines(), 1):
+        if len(line) > MOST_LINE:
+            raise InputTooLarge(f"{first}line {n:,} holds {len(line):,} characters, more than the {MOST_LINE:,} a line may hold")
+    return text
+
+
+def _too_many_bytes(size: int | None, unit: str = "bytes") -> str:
+    held = f"{size:,} {unit}" if size is not None else f"more than {MOST_BYTES:,} bytes"
+    return f"{held}, more than the {MOST_BYTES:,} an input may hold"
+
+
+def why_unreadable(err: OSError | UnicodeDecodeError | InputTooLarge) -> str:
     """What stopped `read_bytes` or `read_text`, in words for an error line."""
     if isinstance(err, UnicodeDecodeError):
         return f"not UTF-8 text (byte {err.start + 1:,})"
+    if isinstance(err, InputTooLarge):
+        return str(err)
     return getattr(err, "strerror", None) or str(err)

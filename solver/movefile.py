@@ -22,8 +22,8 @@ from .errors import MoveSyntaxError
 from .game import Game
 from .games import GAMES, plain_name, rules_titled
 
-_NUMBERED = re.compile(r"^\s*([0-9]+)[.)]\s")
-_GAME_NUMBER = re.compile(r",\s*game\s+([^,\s]+)")  # in a header: `# Weddings (PySolFC), game 617, after 3 moves`
+_NUMBERED = re.compile(r"\s*+([0-9]++)[.)]\s")
+_GAME_NUMBER = re.compile(r",\s*+game\s++([^,\s]++)")  # in a header: `# Weddings (PySolFC), game 617, after 3 moves`
 
 
 @dataclass(frozen=True)

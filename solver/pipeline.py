@@ -18,11 +18,12 @@ from .deals import checked_cards, parse_deal_text, read_deal_file
 from .errors import DealError, GameNumberError, IllegalMoveError, LimitError, MoveSyntaxError, RulesError
 from .game import Game, Progress, Replay
 from .games import GAMES, game_named, rules_of
-from .input_files import read_text, why_unreadable
+from .input_files import MOST_LINE, UNREADABLE, bounded, read_text, why_unreadable
 from .lines import Line, Move
 from .movefile import MoveList, named_in, parse_moves
 from .numbering import GameNumber
 from .search import Limits, Verdict
+from .shown import printable
 from .words import counted
 
 DEFAULT_MAX_STATES = Limits().max_states
@@ -124,6 +125,8 @@ def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal
             return source
         return Deal(chosen, rules_of(chosen, rules), tuple(_checked(chosen, rules_of(chosen, rules), source.cards)), source.number)
     rule_set = rules_of(chosen, rules)
+    if isinstance(source, str):
+        bounded(source, "the deal")
     number = _number_in(source)
     if number is not None:
         canonical = str(number)
@@ -340,9 +343,11 @@ def _as_text_or_list(moves: Any) -> str | list | tuple:
     if isinstance(moves, Path):
         try:
             return read_text(moves)
-        except (OSError, UnicodeDecodeError) as err:
-            raise MoveSyntaxError(f"cannot read moves file {str(moves)!r}: {why_unreadable(err)}") from None
-    if not isinstance(moves, (str, list, tuple)):
+        except UNREADABLE as err:
+            raise MoveSyntaxError(f"cannot read moves file '{printable(str(moves))}': {why_unreadable(err)}") from None
+    if isinstance(moves, str):
+        return bounded(moves, "the moves")
+    if not isinstance(moves, (list, tuple)):
         raise MoveSyntaxError(f"moves are a list of moves or the text of a moves file, not {type(moves).__name__}")
     return moves
 
@@ -385,6 +390,8 @@ def _raw_move(chosen: Deal, move: Any) -> Any:
             raise MoveSyntaxError(f"a move of {move.game.name} given for {chosen.game.name}")
         return move.raw
     if isinstance(move, str):
+        if len(move) > MOST_LINE:
+            raise MoveSyntaxError(f"a move of {len(move):,} characters: none is longer than {MOST_LINE:,}")
         return chosen.game.parse_move_text(chosen.rules, move)
     if isinstance(move, dict):
         return chosen.game.parse_move_json(move)
@@ -397,10 +404,10 @@ def _raw_move(chosen: Deal, move: Any) -> Any:
 def check_moves_fit(found: MoveList, chosen: Deal) -> None:
     """That moves read from a file are for this game and deal, as far as the file says."""
     if found.game is not None and found.game != chosen.game.name:
-        raise MoveSyntaxError(f"these are moves of {found.game}, not {chosen.game.name}")
+        raise MoveSyntaxError(f"these are moves of {printable(found.game)}, not {chosen.game.name}")
     if found.game_number is not None and chosen.number is not None:
         if str(GameNumber.parse(found.game_number)) != chosen.number:  # `ms1`, `#1` and `1` are one game
-            raise MoveSyntaxError(f"these are moves of game {found.game_number}, not {chosen.number}")
+            raise MoveSyntaxError(f"these are moves of game {printable(found.game_number)}, not {chosen.number}")
 
 
 def moves_rules(game: Game, text: str) -> str | None:
@@ -408,7 +415,7 @@ def moves_rules(game: Game, text: str) -> str | None:
     against `game`)."""
     named = named_in(game, text)
     if named.game is not None and named.game != game.name:
-        raise MoveSyntaxError(f"these are moves of {named.game}, not {game.name}")
+        raise MoveSyntaxError(f"these are moves of {printable(named.game)}, not {game.name}")
     if named.rules is not None and named.rules not in game.rule_sets:
         raise MoveSyntaxError(f"the moves name rules {named.rules!r}, which {game.title} does not have")
     return named.rules

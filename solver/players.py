@@ -42,7 +42,7 @@ from .pipeline import DealSource, Position, checked_limits, game_of
 from .positions import played, position
 from .search import Limits, Verdict, limit_reached
 
-PLAYERS = ("perfect", "no-peek", "greedy", "random")
+PLAYERS: tuple[str, ...] = ("perfect", "no-peek", "greedy", "random")
 SAMPLES = 10  # orderings of the unseen cards a no-peek decision weighs
 MOST_SAMPLES = 10_000  # a decision holds its orderings in memory at once
 SAMPLE_SECONDS = 1.0  # the search of one choice in one ordering; past it, no win is counted

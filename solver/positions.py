@@ -11,9 +11,10 @@ from typing import Any
 
 from .errors import IllegalMoveError, PositionError
 from .game import Game
-from .input_files import read_text, why_unreadable
+from .input_files import UNREADABLE, bounded, read_text, why_unreadable
 from .lines import Line
 from .pipeline import DealSource, Position, deal, game_of, illegal, read_moves
+from .shown import printable
 
 
 def position(
@@ -72,8 +73,8 @@ def _text(text: str | Path) -> str:
     if isinstance(text, Path):
         try:
             return read_text(text)
-        except (OSError, UnicodeDecodeError) as err:
-            raise PositionError(f"cannot read position file {str(text)!r}: {why_unreadable(err)}") from None
+        except UNREADABLE as err:
+            raise PositionError(f"cannot read position file '{printable(str(text))}': {why_unreadable(err)}") from None
     if not isinstance(text, str):
         raise PositionError(f"a position is given as text, not {type(text).__name__}")
-    return text
+    return bounded(text, "the position")

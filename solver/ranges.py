@@ -9,8 +9,9 @@ each once.
 from __future__ import annotations
 
 from .errors import WedlockError
-from .input_files import read_text, why_unreadable
+from .input_files import UNREADABLE, read_text, why_unreadable
 from .numbering import GameNumber
+from .shown import printable
 
 
 class RangeError(WedlockError):
@@ -31,11 +32,11 @@ def parse_range(text: str) -> list[str]:
 
 def _numbers_of(text: str) -> list[str]:
     if text.startswith("@"):
-        path = text[1:]
+        path = printable(text[1:])
         try:
-            lines = read_text(path).splitlines()
-        except (OSError, UnicodeDecodeError) as err:
-            raise RangeError(f"cannot read {path!r}: {why_unreadable(err)}") from None
+            lines = read_text(text[1:]).splitlines()
+        except UNREADABLE as err:
+            raise RangeError(f"cannot read '{path}': {why_unreadable(err)}") from None
         numbers = []
         for n, line in enumerate(lines, 1):
             item = line.split("#", 1)[0].strip()

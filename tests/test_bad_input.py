@@ -120,7 +120,7 @@ def test_result_records(value) -> None:
     answers_or_names_the_problem(check_record, value, "line 1")
 
 
-@settings(max_examples=50, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=200) | st.lists(json_values, max_size=3).map(lambda vs: "".join(json.dumps(v) + "\n" for v in vs).encode()))
 def test_results_files(tmp_path: Path, data: bytes) -> None:
     for name in ("r.jsonl", "r.jsonl.gz"):

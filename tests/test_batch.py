@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from wedlock.cli.main import cli
 from wedlock.ranges import RangeError, parse_range
-from wedlock.records import RECORD_KEYS, ResultsFileError, mend, pending_numbers, read_results
+from wedlock.records import RECORD_KEYS, ResultsFileError, mend, read_results, to_resume
 from wedlock.stats import summarize, wilson
 
 
@@ -241,7 +241,7 @@ def test_a_deals_decided_line_counts_else_its_longest_search_in_any_order(case, 
         counted = {"won": summary.won, "lost": summary.lost, "unknown": summary.unknown}
         assert summary.deals == 1 and counted[truth[n] if decided else "unknown"] == 1
         assert summary.worst_seconds == (decided[-1] if decided else mine[-1]) + 1
-    pending = pending_numbers([str(n) for n in range(len(truth))], records, "monte-carlo", "pysol", retry_unknown=True)
+    pending = to_resume([str(n) for n in range(len(truth))], records, "monte-carlo", "pysol", retry_unknown=True).numbers
     assert pending == [str(n) for n in range(len(truth)) if not any(d for m, d in lines if m == n)]
 
 
@@ -249,7 +249,7 @@ def test_a_deal_both_won_and_lost_is_a_bad_results_file(tmp_path: Path) -> None:
     with pytest.raises(ResultsFileError, match="game 3 is won in one line and lost"):
         summarize([record(3, "won"), record(3, "unknown"), record(3, "lost")])
     with pytest.raises(ResultsFileError, match="game 3 is won in one line and lost"):
-        pending_numbers(["3"], [record(3, "won"), record(3, "lost")], "monte-carlo", "pysol")
+        to_resume(["3"], [record(3, "won"), record(3, "lost")], "monte-carlo", "pysol")
     out = tmp_path / "r.jsonl"
     out.write_text(json.dumps(record(3, "won")) + "\n")
     other = tmp_path / "s.jsonl"

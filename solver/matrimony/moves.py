@@ -88,11 +88,11 @@ def foundation_name(rules: MatrimonyRules, f: int) -> str:
     return f"F{f + 1}"
 
 
-_NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s*")
-_FOUNDATION = r"F([0-9]+)(?:\s*\(([^)]*)\))?"
-_PLAY = re.compile(rf"pile\s+([0-9]+)\s*:?\s*(\S+)\s+to\s+{_FOUNDATION}", re.I)
-_SHIFT = re.compile(rf"shift\s+(\S+)\s+from\s+{_FOUNDATION}\s+to\s+{_FOUNDATION}", re.I)
-_REDEAL = re.compile(r"redeal\s+pile\s+([0-9]+)", re.I)
+_NUMBERED = re.compile(r"^\s*+[0-9]++[.)]\s*+")
+_FOUNDATION = r"F([0-9]++)(?:\s*+\(([^)]*+)\))?"
+_PLAY = re.compile(rf"pile\s++([0-9]++)\s*+:?\s*+(\S++)\s++to\s++{_FOUNDATION}", re.I)
+_SHIFT = re.compile(rf"shift\s++(\S++)\s++from\s++{_FOUNDATION}\s++to\s++{_FOUNDATION}", re.I)
+_REDEAL = re.compile(r"redeal\s++pile\s++([0-9]++)", re.I)
 _DEAL = re.compile(r"deal", re.I)
 
 

@@ -33,12 +33,12 @@ from .play import Position, Table
 from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS, MatrimonyRules, card_of, code_of
 from .verify import Table as Seen
 
-_FOUNDATION = re.compile(r"F([0-9]+)[^:F]*:\s*(\S+)")
-_PILE = re.compile(r"^\s*([0-9]+)\s*:\s*(.*?)\s*$")
-_STOCK = re.compile(r"^\s*stock\b(.*)$", re.I)
-_COUNT = re.compile(r"^\s*\(\s*([0-9,]+)\s*\)\s*(?::\s*(.*))?$")
-_NEXT = re.compile(r"next redeal:\s*pile\s+([0-9]+)\s*\(\s*([0-9]+)\s+of\s+16\s+made\s*\)", re.I)
-_ALL = re.compile(r"all\s+16\s+redeals\s+made", re.I)
+_FOUNDATION = re.compile(r"F([0-9]++)[^:F]*+:\s*+(\S++)")
+_PILE = re.compile(r"\s*+([0-9]++)\s*+:(.*)")
+_STOCK = re.compile(r"\s*+stock\b(.*)", re.I)
+_COUNT = re.compile(r"\s*+\(\s*+([0-9,]++)\s*+\)\s*+(?::\s*+(.*))?$")
+_NEXT = re.compile(r"next redeal:\s*+pile\s++([0-9]++)\s*+\(\s*+([0-9]++)\s++of\s++16\s++made\s*+\)", re.I)
+_ALL = re.compile(r"all\s++16\s++redeals\s++made", re.I)
 
 
 def play_position(table: Table, seen: Seen) -> Position:
@@ -92,8 +92,15 @@ def parse_position(rules: MatrimonyRules, deal: Sequence[Card], text: str) -> Se
 def _stock(rest: str, line_no: int) -> tuple[int, int]:
     """(cards in the stock, redeals made) from what follows `stock`."""
     if match := _COUNT.match(rest):
-        return int(match.group(1).replace(",", "")), 0
+        digits = match.group(1).replace(",", "")
+        if not digits:
+            raise PositionError(f"line {line_no}: give the stock's count, as stock (54)")
+        if len(digits) > 3:
+            raise PositionError(f"line {line_no}: a stock of {digits[:12]}{'...' if len(digits) > 12 else ''} cards cannot arise")
+        return int(digits), 0
     if match := _NEXT.search(rest):
+        if max(len(g) for g in match.groups()) > 3:
+            raise PositionError(f"line {line_no}: piles are numbered 1 to {PILES}, and {ROUNDS} redeals are made at most")
         pile, made = int(match.group(1)), int(match.group(2))
         if pile != ROUNDS - made:
             raise PositionError(f"line {line_no}: after {made} redeals it is pile {ROUNDS - made}'s turn, not pile {pile}'s")

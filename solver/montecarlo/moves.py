@@ -78,7 +78,7 @@ class Consolidate:
 Move = Pair | King | Consolidate
 Removal = Pair | King  # a move that takes cards out of play
 
-_NUMBERED = re.compile(r"^\s*[0-9]+[.)]\s*")
+_NUMBERED = re.compile(r"^\s*+[0-9]++[.)]\s*+")
 
 
 def parse_move(text: str, cols: int = 5) -> Move:

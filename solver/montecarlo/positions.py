@@ -31,8 +31,8 @@ from .play import GAP, Position, Table
 from .rules import SLIDE, THIRTEEN, MonteCarloRules
 from .verify import Table as Seen
 
-_ROW = re.compile(r"^\s*([A-J])\s+(.*?)\s*$")
-_STOCK = re.compile(r"^\s*stock\b\s*(?:\(\s*([0-9,]+)\s*\)|:\s*([0-9,]+|empty))?\s*(?::\s*(.*))?$", re.I)
+_ROW = re.compile(r"\s*+([A-J])\s++(.*)")
+_STOCK = re.compile(r"\s*+stock\b\s*+(?:\(\s*+([0-9,]++)\s*+\)|:\s*+([0-9,]++|empty))?\s*+(?::\s*+(.*))?$", re.I)
 
 
 def play_position(table: Table, seen: Seen) -> Position:
@@ -136,7 +136,7 @@ def _stock(match: re.Match[str], line_no: int) -> tuple[int, list[Card] | None]:
     cards = match.group(3)
     if number is None and not cards:
         raise PositionError(f"line {line_no}: give the stock's count, as stock (27), or stock: empty")
-    count = 0 if number is None or number.lower() == "empty" else int(number.replace(",", ""))
+    count = 0 if number is None or number.lower() == "empty" else _count(number, line_no)
     listed = None
     if cards:
         try:
@@ -146,6 +146,16 @@ def _stock(match: re.Match[str], line_no: int) -> tuple[int, list[Card] | None]:
         if number is None:
             count = len(listed)
     return count, listed
+
+
+def _count(text: str, line_no: int) -> int:
+    """The stock's count as typed (`1,234`); no stock holds more than 999 cards."""
+    digits = text.replace(",", "")
+    if not digits:
+        raise PositionError(f"line {line_no}: give the stock's count, as stock (27)")
+    if len(digits) > 3:
+        raise PositionError(f"line {line_no}: a stock of {digits[:12]}{'...' if len(digits) > 12 else ''} cards cannot arise")
+    return int(digits)
 
 
 def stock_counts(rules: MonteCarloRules, deal: Sequence[Card], cells: Sequence[Card | None]) -> list[int]:

@@ -1,0 +1,17 @@
+"""Text that came from a file or a user, as the output shows it: every character a
+terminal would act on rather than show is written out visibly."""
+
+from __future__ import annotations
+
+
+def printable(text: str) -> str:
+    """`text` with each character that is not printable (escape codes, new lines, tabs,
+    other control and format characters, bytes that were not UTF-8) written as a Python
+    string literal writes it: `\\x1b`, `\\n`, `\\u202e`, `\\udcff`.
+
+    >>> printable("deal\\x1b[2J.txt"), printable("two\\nlines"), printable("Q♦ ok")
+    ('deal\\\\x1b[2J.txt', 'two\\\\nlines', 'Q♦ ok')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
