@@ -44,3 +44,7 @@ class MissingExtra(WedlockError):
 class InputTooLarge(WedlockError):
     """A file, stdin or text argument past the size or line length the readers take
     (`input_files`)."""
+
+
+class ArgumentError(WedlockError):
+    """An argument of the Python API of a kind it cannot take (a progress that is not callable)."""

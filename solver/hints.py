@@ -20,7 +20,7 @@ from typing import Any
 
 from .game import Game, Progress, no_progress, starting_choice
 from .lines import Line
-from .pipeline import DEFAULT_MAX_STATES, DealSource, Position, Solution, checked_limits, solve
+from .pipeline import DEFAULT_MAX_STATES, DealSource, Position, Solution, checked_limits, checked_progress, solve
 from .positions import played, position
 from .search import Verdict, limit_reached
 from .words import counted
@@ -96,6 +96,7 @@ def hint(
     start = source if isinstance(source, Position) and after is None else position(game, source, rules, after=after)
     chosen = start.deal
     limits = checked_limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+    checked_progress(progress)
     tell = progress or no_progress
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit

@@ -41,7 +41,10 @@ UNREADABLE = (OSError, UnicodeDecodeError, InputTooLarge)  # what `read_text` ra
 def open_file(path: str | Path) -> BinaryIO:
     """The file at `path`, open for reading bytes; an OSError, with its `strerror` fit to
     show a user, when it cannot be read or is a device."""
-    f = open(path, "rb")
+    try:
+        f = open(path, "rb")
+    except ValueError:  # a NUL in the name, or a character the file system cannot hold
+        raise OSError(errno.EINVAL, "not a name a file can have", str(path)) from None
     mode = os.fstat(f.fileno()).st_mode
     if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not os.path.samefile(path, os.devnull):  # /dev/null ends at once
         f.close()

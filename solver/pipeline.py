@@ -15,7 +15,7 @@ from typing import Any
 from . import __version__
 from .cards import Card
 from .deals import checked_cards, parse_deal_text, read_deal_file
-from .errors import DealError, GameNumberError, IllegalMoveError, LimitError, MoveSyntaxError, RulesError
+from .errors import ArgumentError, DealError, GameNumberError, IllegalMoveError, LimitError, MoveSyntaxError, RulesError
 from .game import Game, Progress, Replay
 from .games import GAMES, game_named, rules_of
 from .input_files import MOST_LINE, UNREADABLE, bounded, read_text, why_unreadable
@@ -271,6 +271,7 @@ def solve(
     <Verdict.LOST: 'lost'>
     """
     limits = checked_limits(node_limit=node_limit, time_limit=time_limit, max_states=max_states)
+    checked_progress(progress)
     if isinstance(source, Position):
         start: Position | None = source
         chosen = source.deal
@@ -296,6 +297,12 @@ def _check_same_rules(game: str | Game, start: Position, rules: str | None) -> N
     """A position is played under its deal's rules: `rules`, when given, must name them."""
     if rules is not None and rules_of(game_of(game), rules) is not start.deal.rules:
         raise RulesError("a position is played under its deal's rules")
+
+
+def checked_progress(progress: Any) -> None:
+    """A progress callback is a callable or None."""
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"progress is a function called as each search starts, or None; not {type(progress).__name__}")
 
 
 def checked_limits(node_limit: int | None = None, time_limit: float | None = None, max_states: int | None = None) -> Limits:

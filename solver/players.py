@@ -48,6 +48,21 @@ MOST_SAMPLES = 10_000  # a decision holds its orderings in memory at once
 SAMPLE_SECONDS = 1.0  # the search of one choice in one ordering; past it, no win is counted
 
 
+def is_seed(seed: Any) -> bool:
+    """A whole number, or text that a random generator can be seeded with (UTF-8)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        return False
+    return not isinstance(seed, str) or seed.isascii() or _encodes(seed)
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return True
+
+
 class PlayerError(WedlockError):
     """A player that is not one of PLAYERS, or a setting it cannot take."""
 
@@ -115,7 +130,7 @@ def play(
     """
     if player not in PLAYERS:
         raise PlayerError(f"unknown player {player!r}; choose one of {', '.join(PLAYERS)}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+    if not is_seed(seed):
         raise PlayerError(f"a seed is a whole number or text, not {seed!r}")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MOST_SAMPLES:
         raise PlayerError(f"samples is a whole number from 1 to {MOST_SAMPLES:,}; not {samples!r}")

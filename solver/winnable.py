@@ -13,6 +13,7 @@ from .errors import WedlockError
 from .game import Game
 from .games import rules_of
 from .pipeline import checked_limits, game_of, solve
+from .players import is_seed
 from .ranges import RangeError
 from .search import Verdict
 from .tables import table
@@ -64,14 +65,18 @@ def winnable(
     """
     chosen = game_of(game)
     rule_set = rules_of(chosen, rules)
-    for name, value in (("count", count), ("start", start), ("stop", stop)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+    for name, value, needed in (("count", count, True), ("start", start, True), ("stop", stop, False)):
+        if (value is not None or needed) and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise RangeError(f"{name} is a whole number, 1 or more; not {value!r}")
     if stop is not None and start > stop:
         raise RangeError(f"the range {start:,}-{stop:,} is empty: start at or before the stop")
-    if seed is not None and not isinstance(seed, (int, str)):
-        raise RangeError(f"a seed is a whole number or text, not {type(seed).__name__}")
+    if seed is not None and not is_seed(seed):
+        raise RangeError(f"a seed is a whole number or text, not {seed!r}")
     checked_limits(time_limit=time_limit)
+    if isinstance(patience, bool) or not isinstance(patience, (int, float)) or not patience >= 0:
+        raise RangeError(f"patience is a number of seconds, 0 or more; not {patience!r}")
+    if skipped is not None and not isinstance(skipped, list):
+        raise RangeError(f"skipped is a list the deals passed over are added to, or None; not {type(skipped).__name__}")
     wanted = Verdict.LOST if lost else Verdict.WON
     known = table(chosen.name, rule_set.name)
     if random and stop is None:
