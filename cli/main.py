@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,8 +70,10 @@ def _utf8_if_needed() -> None:
                 stream.reconfigure(encoding="utf-8")
 
 
-def _shortened(text: str, most: int = 300) -> str:
-    """An error line cut to a readable length, however long the input it quotes."""
+def _one_line(text: str, most: int = 300) -> str:
+    """An error message on one line (click lays out some on several, indented with tabs),
+    cut to a readable length, however long the input it quotes."""
+    text = re.sub(r"\s*\n\s*", " ", text)
     return text if len(text) <= most else f"{text[: most - 60]} ... ({len(text):,} characters) ... {text[-40:]}"
 
 
@@ -102,7 +105,7 @@ class OneLineErrors(click.Group):
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see '{err.ctx.command_path} --help')"
-            click.echo(_shortened(f"Error: {err.format_message()}".replace("\n", " ")) + hint, err=True)
+            click.echo(_one_line(f"Error: {err.format_message()}") + hint, err=True)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)
@@ -127,7 +130,7 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.group(cls=OneLineErrors, epilog=GAMES_HELP)
+@click.group(cls=OneLineErrors, epilog=GAMES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
     help="Show the version and which search runs (compiled core or pure Python), then exit.",

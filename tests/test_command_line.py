@@ -55,6 +55,20 @@ def test_a_misspelled_option_gets_clicks_suggestion(command: str) -> None:
     assert_bad_input(result, f"No such option '{misspelled}'", "Did you mean")
 
 
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_dash_h_is_help(command: str | None) -> None:
+    args = [] if command is None else [command]
+    short, long = run(*args, "-h"), run(*args, "--help")
+    assert short.exit_code == long.exit_code == 0
+    assert short.stdout == long.stdout and "-h, --help" in short.stdout
+
+
+def test_a_missing_choice_is_one_line_without_tabs() -> None:
+    line = assert_bad_input(run("play", "monte-carlo", "5"), "Missing option '--player'")
+    assert "\t" not in line and "  " not in line
+    assert "Choose from: perfect, no-peek, greedy, random" in line
+
+
 def test_a_misspelled_time_limit_is_not_read_as_a_game_number() -> None:
     assert_bad_input(
         run("solve", "monte-carlo", "12345", "--time-limt", "60"), "No such option '--time-limt'", "Did you mean", "'--time-limit'"
