@@ -112,15 +112,20 @@ def _meta(data: dict[str, Any]) -> MoveList:
     )
 
 
-def _parse_json(game: Game, body: str) -> MoveList:
+def load_json(body: str) -> Any:
+    """The JSON of a moves file, or a MoveSyntaxError saying why it cannot be read."""
     try:
-        data = json.loads(body)
+        return json.loads(body)
     except json.JSONDecodeError as err:
         if err.msg == "Extra data" and all(line.lstrip().startswith("{") for line in body.splitlines() if line.strip()):
             raise MoveSyntaxError("several JSON lines: give one line (one deal) of a results file") from None
         raise MoveSyntaxError(f"not valid JSON: {err.msg} at line {err.lineno}") from None
     except (ValueError, RecursionError):  # what Python's reader refuses beyond the syntax
         raise MoveSyntaxError("not JSON this reads: a number too long or lists nested too deep") from None
+
+
+def _parse_json(game: Game, body: str) -> MoveList:
+    data = load_json(body)
     meta = MoveList([])
     if isinstance(data, dict):
         meta = _meta(data)
