@@ -74,7 +74,7 @@ def show_command(
         start = position(game, start)
     chosen = start.deal
     try:
-        found = parse_moves(chosen.game, chosen.rules, text)
+        found = parse_moves(chosen.game, chosen.rules, text, len(start.moves))
         check_moves_fit(found, chosen)
     except WedlockError as err:
         raise BadInput(f"{moves_file}: {err}") from None
