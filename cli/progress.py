@@ -7,8 +7,11 @@ long it has been, its clock ticking while one search runs."""
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
 from tqdm import tqdm
@@ -32,9 +35,10 @@ class SearchBar:
             return
         line = f"{self.desc}, search {done + 1} of {total}: {label}"
         if self.bar is None:
-            self.bar = tqdm(total=total, desc=line, file=sys.stderr, leave=False, bar_format=FORMAT)
-            self.ticker = threading.Thread(target=self._tick, args=(self.bar,), daemon=True)
-            self.ticker.start()
+            with _signals_held():  # a bar drawn is always one that __exit__ can wipe
+                self.bar = tqdm(total=total, desc=line, file=sys.stderr, leave=False, bar_format=FORMAT)
+                self.ticker = threading.Thread(target=self._tick, args=(self.bar,), daemon=True)
+                self.ticker.start()  # with the signals held: they go to the main thread
         self.bar.set_description_str(line, refresh=False)
         self.bar.update(done - self.bar.n)
         self.bar.refresh()
@@ -52,3 +56,18 @@ class SearchBar:
             self.ticker.join(2 * TICK)  # then the ticker never ends, but it is a daemon
         if self.bar is not None:
             self.bar.close()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait for the end of the block (where the system can hold
+    them), so that none lands between the drawing of a bar and its keeping."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGINT, *(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

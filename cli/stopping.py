@@ -1,0 +1,58 @@
+"""Ending on a signal. Ctrl-C (SIGINT), SIGTERM and SIGHUP end a command the same way: an
+exception unwinds through every clean-up (a batch's worker processes, a file's temporary
+name), then one line on stderr and the status a shell gives a process the signal killed,
+128 + its number (130, 143, 129). This module imports nothing of wedlock's, so that the
+command line can take a signal from its first moment."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from types import FrameType
+
+CAUGHT = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+WORDS = {signal.SIGINT: "Interrupted", **{s: w for s, w in zip(CAUGHT, ("Terminated", "Hung up"))}}
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where Ctrl-C raises KeyboardInterrupt, so that whatever
+    cleans up after Ctrl-C cleans up after them too."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def catch_stop_signals() -> None:
+    """From now on SIGTERM and SIGHUP raise Stopped, and Ctrl-C KeyboardInterrupt, each
+    once: a second signal while the first is cleaned up after is ignored (Ctrl-\\ still
+    kills). A signal that is ignored (under `nohup`, say) stays ignored."""
+    for signum in (signal.SIGINT, *CAUGHT):
+        if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
+            signal.signal(signum, _stop)
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    for caught in (signal.SIGINT, *CAUGHT):
+        if signal.getsignal(caught) is _stop:
+            signal.signal(caught, signal.SIG_IGN)
+    raise Stopped(signum) if signum != signal.SIGINT else KeyboardInterrupt
+
+
+def status(stop: KeyboardInterrupt) -> int:
+    """The exit status after a stop: 128 + the signal's number."""
+    return 128 + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
+
+
+def word(stop: KeyboardInterrupt) -> str:
+    """What stopped the command, as the line on stderr begins: `Interrupted`, `Terminated`."""
+    return WORDS.get(stop.signum if isinstance(stop, Stopped) else signal.SIGINT, "Stopped")
+
+
+def tell(line: str) -> None:
+    """One line on stderr, which a closed terminal (SIGHUP) may no longer take."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
