@@ -19,6 +19,7 @@ from .common import (
     BadInput,
     Command,
     FilePath,
+    answering,
     check_writable,
     choose_start,
     header,
@@ -92,6 +93,7 @@ def analyze_command(
         # hours, so unless asked for more it gets the graph pure Python would build.
         max_states = DEFAULT_MAX_STATES if graphml or dot else None
     found = analyze(game_name, start, max_states="auto" if max_states is None else max_states, playouts=playouts, time_limit=time_limit)
+    answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:
