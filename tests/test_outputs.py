@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import run
-from wedlock.cli import analyze_cmd, stopping
+from wedlock.cli import analyze_cmd
 
 ROOT = Path(__file__).parent.parent
 SMALL = ("monte-carlo", "2", "--rules", "strict")  # a 17-state graph with a win
@@ -324,7 +324,9 @@ class _Task:
 
     def result(self):
         if self.index:
-            raise stopping.Stopped(signal.SIGTERM)  # as the handler raises it in the waiting thread
+            from wedlock.cli.stopping import Stopped
+
+            raise Stopped(signal.SIGTERM)  # as the handler raises it in the waiting thread
         return self.fn(*self.args)
 
 
