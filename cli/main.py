@@ -127,25 +127,25 @@ class OneLineErrors(click.Group):
         try:
             status = super().main(*args, **kwargs)
         except NO_COMMAND as err:  # `wedlock` alone: the help, as it is, not squeezed onto a line
-            click.echo(err.format_message(), err=True)
+            stopping.tell(err.format_message())
             sys.exit(err.exit_code)
         except click.ClickException as err:
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see '{err.ctx.command_path} --help')"
-            click.echo(_one_line(f"Error: {err.format_message()}") + hint, err=True)
+            stopping.tell(_one_line(f"Error: {err.format_message()}") + hint)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except SolverFault as err:
-            click.echo(f"Error: internal fault, please report it: {err}", err=True)
+            stopping.tell(f"Error: internal fault, please report it: {err}")
             sys.exit(SOLVER_FAULT)
         except OSError as err:
             if err.errno not in OUTPUT_REFUSED:
                 raise
             _quiet_stdout()
-            click.echo(f"Error: cannot write the output: {err.strerror}", err=True)
+            stopping.tell(f"Error: cannot write the output: {err.strerror}")
             sys.exit(CANNOT_WRITE)
         sys.exit(status if isinstance(status, int) else 0)
 

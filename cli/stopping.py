@@ -6,6 +6,7 @@ command line can take a signal from its first moment."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
@@ -50,9 +51,14 @@ def word(stop: KeyboardInterrupt) -> str:
 
 
 def tell(line: str) -> None:
-    """One line on stderr, which a closed terminal (SIGHUP) may no longer take."""
+    """The line a command ends with, on stderr, which may no longer take it (a full disk, a
+    terminal gone with SIGHUP): then it is dropped, and stderr pointed at the null device,
+    so that the exit does not fail on it again."""
     try:
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
-        pass
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass

@@ -339,3 +339,11 @@ def test_sigterm_in_a_dask_batch_cancels_its_tasks(tmp_path: Path, monkeypatch: 
     written = len(out.read_text().splitlines())
     assert (result.exit_code, result.stderr) == (143, f"Terminated: {written} results written; --resume continues.\n")
     assert _Cluster.closed and len(_Cluster.cancelled) > 1  # every task, on the scheduler too
+
+
+@needs_full
+@pytest.mark.parametrize("args", [["solve", "monte-carlo", "1"], ["solve", "monte-carlo", "1", "--html", "/dev/full"]])
+def test_stdout_and_stderr_both_refused_is_still_exit_5(args: list[str]) -> None:
+    with open(FULL, "w") as full:
+        done = subprocess.run([sys.executable, "-m", "wedlock", *args], cwd=ROOT, stdout=full, stderr=full)
+    assert done.returncode == 5
