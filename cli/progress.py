@@ -16,6 +16,8 @@ from types import TracebackType
 
 from tqdm import tqdm
 
+from .stopping import CAUGHT
+
 TICK = 1.0  # seconds between redraws of the clock while one search runs
 FORMAT = "[{elapsed}] {desc}"  # no rate or time left: searches differ too much in cost
 
@@ -65,7 +67,7 @@ def _signals_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    held = {signal.SIGINT, *(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))}
+    held = {signal.SIGINT, *CAUGHT}
     before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield

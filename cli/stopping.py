@@ -11,8 +11,10 @@ import signal
 import sys
 from types import FrameType
 
-CAUGHT = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-WORDS = {signal.SIGINT: "Interrupted", **{s: w for s, w in zip(CAUGHT, ("Terminated", "Hung up"))}}
+# How the line on stderr begins after each signal (SIGHUP is not everywhere).
+NAMES = {"SIGINT": "Interrupted", "SIGTERM": "Terminated", "SIGHUP": "Hung up"}
+WORDS = {getattr(signal, name): word for name, word in NAMES.items() if hasattr(signal, name)}
+CAUGHT = tuple(signum for signum in WORDS if signum != signal.SIGINT)  # those that kill unless caught
 
 
 class Stopped(KeyboardInterrupt):
