@@ -22,6 +22,7 @@ from .common import (
     BadInput,
     Command,
     FilePath,
+    answering,
     check_writable,
     choose_start,
     header,
@@ -116,6 +117,7 @@ def analyze_command(
         time_limit=_analysis_seconds(deadline, bool(graphml or dot), bool(png)),
         max_memory=max_memory,
     )
+    answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:

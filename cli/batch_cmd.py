@@ -18,9 +18,11 @@ from wedlock.search import Limits
 from wedlock.shown import printable
 from wedlock.words import counted
 
+from . import stopping
 from .common import (
-    INTERRUPTED,
+    CANNOT_WRITE,
     BadInput,
+    CannotWrite,
     Command,
     FilePath,
     Seconds,
@@ -32,7 +34,9 @@ from .common import (
     rules_option,
 )
 
-BROKE_OFF = 1  # the results file stopped taking lines, or the Dask scheduler went away; what the file holds stays good
+# The batch broke off: its results file (or stdout) stopped taking lines, CANNOT_WRITE; or
+# the Dask scheduler went away, LOST_SCHEDULER. What the file holds stays good.
+LOST_SCHEDULER = 6
 
 
 @click.command("batch", cls=Command)
@@ -145,25 +149,31 @@ def batch_command(
     counts = {"won": 0, "lost": 0, "unknown": 0}
     results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
     with ExitStack() as stack:
+        stack.callback(results.close)  # first thing on the way out: the workers end
         stream = sys.stdout
         if out_path:
             try:
                 stream = open(out_path, "a", encoding="utf-8")
-            except OSError as err:
+            except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as err:
                 raise BadInput(f"cannot write '{shown}': {err.strerror}") from None
+            except OSError as err:
+                raise CannotWrite(f"cannot write '{shown}': {err.strerror}") from None
             stack.callback(_close_quietly, stream)
         writer = ResultsWriter(stream)
         bar = stack.enter_context(
             tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet or sys.stderr is None, unit="deal", file=sys.stderr)
         )
 
-        def broke_off(problem: str) -> None:
-            bar.close()
-            written = f"{counted(sum(counts.values()), 'result')} written"
+        def written() -> str:
+            text = f"{counted(sum(counts.values()), 'result')} written"
             if out_path and os.path.isfile(out_path):  # not /dev/full and the like, which --resume refuses
-                written += "; --resume continues"
-            click.echo(f"Error: {problem}; {written}.", err=True)
-            sys.exit(BROKE_OFF)
+                text += "; --resume continues"
+            return text
+
+        def broke_off(problem: str, status: int) -> None:
+            _close_quietly(bar)
+            click.echo(f"Error: {problem}; {written()}.", err=True)
+            sys.exit(status)
 
         try:
             for record in results:
@@ -172,17 +182,17 @@ def batch_command(
                 except BrokenPipeError:
                     raise  # nobody reads on: ends quietly (cli/main.py)
                 except OSError as err:  # the results file stopped taking lines (a full disk, say)
-                    broke_off(f"cannot write {shown or 'stdout'}: {err.strerror}")
+                    broke_off(f"cannot write {shown or 'stdout'}: {err.strerror}", CANNOT_WRITE)
                 counts[record["verdict"]] += 1
                 bar.set_postfix(counts, refresh=False)
                 bar.update(1)
         except SchedulerError as err:
-            broke_off(str(err))
-        except KeyboardInterrupt:
-            bar.close()
-            more = "; --resume continues" if out_path else ""
-            click.echo(f"Interrupted: {counted(sum(counts.values()), 'result')} written{more}.", err=True)
-            sys.exit(INTERRUPTED)
+            broke_off(str(err), LOST_SCHEDULER)
+        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM or SIGHUP: the workers are ended on the way out
+            results.close()
+            _close_quietly(bar)
+            stopping.tell(f"{stopping.word(stop)}: {written()}.")
+            sys.exit(stopping.status(stop))
 
 
 def older_lines(found: Resume, shown: str, retrying: bool) -> str:
@@ -196,9 +206,9 @@ def older_lines(found: Resume, shown: str, retrying: bool) -> str:
 
 
 def _close_quietly(stream) -> None:
-    """Close the results file. Every line was flushed as it was written, so a close that
-    fails (after a write failed on a full disk, with its line still buffered) loses nothing
-    already reported as written."""
+    """Close the results file, or the progress bar. Every line was flushed as it was
+    written, so a close that fails (after a write failed on a full disk, with its line
+    still buffered; a bar on a terminal gone with SIGHUP) loses nothing already reported."""
     try:
         stream.close()
     except OSError:

@@ -1,11 +1,15 @@
 """What the commands share: the command class, the game and deal arguments, limits, the
-progress option, and turning input errors into exit 2 and Ctrl-C into exit 130."""
+progress option, files written whole or not at all, and turning input errors into exit 2,
+a refused output into exit 5 and Ctrl-C into exit 130."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import os
 import re
+import secrets
 import shlex
 import sys
 from collections.abc import Callable
@@ -25,8 +29,10 @@ from wedlock.search import MOST
 from wedlock.shown import printable
 from wedlock.words import counted
 
+from . import stopping
+
 BAD_INPUT = 2
-INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
+CANNOT_WRITE = 5  # an output the system refused: never a verdict's status
 SOLVE_SECONDS = 120  # the default --time-limit of solve and analyze: an answer within minutes
 COUNT = click.IntRange(min=1, max=MOST)  # a count a limit gives: what the search can count to
 
@@ -109,19 +115,33 @@ def input_errors(command: Callable) -> Callable:
     return wrapper
 
 
+ANSWERING = "wedlock.answering"  # in a command's context: its answer is going out
+
+
 def interruptible(command: Callable) -> Callable:
     """Ctrl-C: one line and exit 130, which no verdict uses (click's own answer is exit 1,
-    which `solve` uses for lost)."""
+    which `solve` uses for lost); SIGTERM and SIGHUP alike, with 143 and 129. The line
+    says whether the answer had begun to go out (`answering`)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except KeyboardInterrupt:
-            click.echo("Interrupted before an answer.", err=True)
-            sys.exit(INTERRUPTED)
+        except KeyboardInterrupt as stop:
+            ctx = click.get_current_context(silent=True)
+            answered = ctx is not None and ctx.meta.get(ANSWERING, False)
+            stopping.tell(f"{stopping.word(stop)}{'' if answered else ' before an answer'}.")
+            sys.exit(stopping.status(stop))
 
     return wrapper
+
+
+def answering() -> None:
+    """Mark that the command's answer goes out now: a Ctrl-C from here on no longer says
+    that there is none."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[ANSWERING] = True
 
 
 def progress_option(command: Callable) -> Callable:
@@ -284,9 +304,6 @@ def choose_start(
     return start, label
 
 
-CANNOT_WRITE = 1  # the disk refused a file: not bad input, and what was printed stands
-
-
 def check_writable(path: str) -> None:
     """Before any work: a file the command is to write needs an existing folder."""
     target = Path(path)
@@ -296,14 +313,52 @@ def check_writable(path: str) -> None:
         raise BadInput(f"cannot write {printable(path)}: there is no folder {printable(str(target.parent))}")
 
 
+class CannotWrite(click.ClickException):
+    """An output the system refused (a full or read-only disk): one line on stderr and exit
+    5; what was printed before stands."""
+
+    exit_code = CANNOT_WRITE
+
+
 def write_file(path: str, write: Callable[[str], Any]) -> None:
-    """Make a file the command writes with `write(path)`; when the disk refuses it, one line
-    and exit 1 (what was printed before stands)."""
+    """Make the file at `path` whole or not at all: `write(name)` writes it under a
+    temporary name in the same folder, which is renamed to `path` once it is whole and
+    removed if anything goes wrong. A disk that refuses it is a CannotWrite; Ctrl-C (or
+    SIGTERM, SIGHUP) says which file it stopped. A path that is no regular file (/dev/stdout,
+    a pipe) is written as it is."""
+    target = os.path.realpath(path)  # through a link: the link stays, its file is replaced
+    temporary = None
     try:
-        write(path)
+        if os.path.exists(target) and not os.path.isfile(target):
+            write(target)
+            return
+        temporary = _new_file_beside(target)
+        write(temporary)
+        with open(temporary, "rb") as done:  # on the disk before the rename makes it the file
+            os.fsync(done.fileno())
+        os.replace(temporary, target)
+        temporary = None
     except OSError as err:
-        click.echo(f"Error: cannot write {printable(path)}: {err.strerror}", err=True)
-        sys.exit(CANNOT_WRITE)
+        raise CannotWrite(f"cannot write {printable(path)}: {err.strerror or err}") from None
+    except KeyboardInterrupt as stop:
+        stopping.tell(f"{stopping.word(stop)}: {printable(path)} not written.")
+        raise click.exceptions.Exit(stopping.status(stop)) from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+
+
+def _new_file_beside(target: str) -> str:
+    """A new, empty file in `target`'s folder, hidden, named after it."""
+    folder, name = os.path.split(target)
+    while True:
+        temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        try:
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return temporary
+        except FileExistsError:
+            continue
 
 
 def write_page(path: str, text: str) -> None:

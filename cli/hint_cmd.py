@@ -15,6 +15,7 @@ from wedlock.search import LOST, UNKNOWN, WON
 from .common import (
     SOLVE_SECONDS,
     Command,
+    answering,
     choose_start,
     header,
     input_errors,
@@ -62,6 +63,7 @@ def hint_command(
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
     with SearchBar(shows_progress(progress), f"{game_name} {label}") as bar:
         found = hint(game_name, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
+    answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,9 +18,10 @@ from wedlock import __version__, core
 from wedlock.pipeline import SolverFault
 from wedlock.shown import printable
 
+from . import stopping
 from .analyze_cmd import analyze_command
 from .batch_cmd import batch_command
-from .common import GAMES_HELP, INTERRUPTED
+from .common import CANNOT_WRITE, GAMES_HELP
 from .deal_cmd import deal_command
 from .hint_cmd import hint_command
 from .play_cmd import play_command
@@ -31,7 +33,8 @@ from .winnable_cmd import winnable_command
 
 # `wedlock` with no command (click 8.2 and later; older ones print the help themselves)
 NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
-OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # stdout on a disk that is full
+# stdout refused: a full disk (/dev/full), a device's error, a descriptor closed or not open for writing
+OUTPUT_REFUSED = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF, errno.EROFS)
 PIPE_CLOSED = 128 + 13  # the status of a process killed by SIGPIPE, as `cmd | head` expects
 SOLVER_FAULT = 4  # the referee rejected a win: a bug to report, never a verdict
 
@@ -47,6 +50,26 @@ def _pipe_closes_quietly() -> Iterator[None]:
             raise
         _quiet_stdout()
         raise click.exceptions.Exit(PIPE_CLOSED) from None
+
+
+@contextmanager
+def _stops_in_one_line() -> Iterator[None]:
+    """Ctrl-C, SIGTERM or SIGHUP where no command says more: one line, and 128 + the signal."""
+    try:
+        yield
+    except KeyboardInterrupt as stop:
+        stopping.tell(f"{stopping.word(stop)}.")
+        raise click.exceptions.Exit(stopping.status(stop)) from None
+
+
+class _ClosedStdout(io.TextIOBase):
+    """Stands for a stdout closed before wedlock started (`>&-`): writing to it fails as
+    on any other output that refuses it, rather than vanishing."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
 
 
 def _quiet_stdout() -> None:
@@ -70,53 +93,61 @@ def _utf8_if_needed() -> None:
                 stream.reconfigure(encoding="utf-8")
 
 
-def _shortened(text: str, most: int = 300) -> str:
-    """An error line cut to a readable length, however long the input it quotes."""
+def _one_line(text: str, most: int = 300) -> str:
+    """An error message on one line (click lays out some on several, indented with tabs),
+    cut to a readable length, however long the input it quotes."""
+    text = re.sub(r"\s*\n\s*", " ", text)
     return text if len(text) <= most else f"{text[: most - 60]} ... ({len(text):,} characters) ... {text[-40:]}"
 
 
 class OneLineErrors(click.Group):
     """A group whose every usage error is one line on stderr, with exit status 2, that ends
-    quietly with 141 on a closed output pipe and with 130 on Ctrl-C."""
+    quietly with 141 on a closed output pipe, with 5 when the output cannot be written, and
+    with one line and 130 on Ctrl-C (143 on SIGTERM, 129 on SIGHUP)."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
-        with _pipe_closes_quietly():  # `wedlock --help | true`
+        with _stops_in_one_line(), _pipe_closes_quietly():  # `wedlock --help | true`
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            with _pipe_closes_quietly():
-                return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
-            raise click.exceptions.Exit(INTERRUPTED) from None
+        with _stops_in_one_line(), _pipe_closes_quietly():
+            return super().invoke(ctx)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            self._main(*args, **kwargs)
+        except KeyboardInterrupt as stop:  # between the command's end and the exit
+            stopping.tell(f"{stopping.word(stop)}.")
+            sys.exit(stopping.status(stop))
+
+    def _main(self, *args: Any, **kwargs: Any) -> None:
         kwargs["standalone_mode"] = False
+        if sys.stdout is None:
+            sys.stdout = _ClosedStdout()
         _utf8_if_needed()
         try:
             status = super().main(*args, **kwargs)
         except NO_COMMAND as err:  # `wedlock` alone: the help, as it is, not squeezed onto a line
-            click.echo(err.format_message(), err=True)
+            stopping.tell(err.format_message())
             sys.exit(err.exit_code)
         except click.ClickException as err:
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see '{err.ctx.command_path} --help')"
-            click.echo(_shortened(printable(f"Error: {err.format_message()}".replace("\n", " "))) + hint, err=True)
+            stopping.tell(printable(_one_line(f"Error: {err.format_message()}")) + hint)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except SolverFault as err:
-            click.echo(f"Error: internal fault, please report it: {err}", err=True)
+            stopping.tell(f"Error: internal fault, please report it: {err}")
             sys.exit(SOLVER_FAULT)
         except OSError as err:
-            if err.errno not in OUTPUT_FULL:
+            if err.errno not in OUTPUT_REFUSED:
                 raise
             _quiet_stdout()
-            click.echo(f"Error: cannot write the output: {err.strerror}", err=True)
-            sys.exit(1)
+            stopping.tell(f"Error: cannot write the output: {err.strerror}")
+            sys.exit(CANNOT_WRITE)
         sys.exit(status if isinstance(status, int) else 0)
 
 
@@ -128,7 +159,7 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.group(cls=OneLineErrors, epilog=GAMES_HELP)
+@click.group(cls=OneLineErrors, epilog=GAMES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
     help="Show the version and which search runs (compiled core or pure Python), then exit.",

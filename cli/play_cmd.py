@@ -16,6 +16,7 @@ from .common import (
     SOLVE_SECONDS,
     Command,
     Seconds,
+    answering,
     choose_start,
     header,
     input_errors,
@@ -72,6 +73,7 @@ def play_command(
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
     game = start.deal.game if isinstance(start, Position) else start.game
     found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_limit)
+    answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))
     else:

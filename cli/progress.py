@@ -7,11 +7,16 @@ long it has been, its clock ticking while one search runs."""
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
 from tqdm import tqdm
+
+from .stopping import CAUGHT
 
 TICK = 1.0  # seconds between redraws of the clock while one search runs
 FORMAT = "[{elapsed}] {desc}"  # no rate or time left: searches differ too much in cost
@@ -32,9 +37,10 @@ class SearchBar:
             return
         line = f"{self.desc}, search {done + 1} of {total}: {label}"
         if self.bar is None:
-            self.bar = tqdm(total=total, desc=line, file=sys.stderr, leave=False, bar_format=FORMAT)
-            self.ticker = threading.Thread(target=self._tick, args=(self.bar,), daemon=True)
-            self.ticker.start()
+            with _signals_held():  # a bar drawn is always one that __exit__ can wipe
+                self.bar = tqdm(total=total, desc=line, file=sys.stderr, leave=False, bar_format=FORMAT)
+                self.ticker = threading.Thread(target=self._tick, args=(self.bar,), daemon=True)
+                self.ticker.start()  # with the signals held: they go to the main thread
         self.bar.set_description_str(line, refresh=False)
         self.bar.update(done - self.bar.n)
         self.bar.refresh()
@@ -52,3 +58,18 @@ class SearchBar:
             self.ticker.join(2 * TICK)  # then the ticker never ends, but it is a daemon
         if self.bar is not None:
             self.bar.close()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait for the end of the block (where the system can hold
+    them), so that none lands between the drawing of a bar and its keeping."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGINT, *CAUGHT}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -7,7 +7,7 @@ import click
 from wedlock.errors import WedlockError
 from wedlock.games import GAMES, game_named
 from wedlock.lines import Line
-from wedlock.movefile import named_in, parse_moves
+from wedlock.movefile import load_json, named_in, parse_moves
 from wedlock.page import page
 from wedlock.pipeline import Position, check_moves_fit, moves_rules, replay_from
 from wedlock.positions import position
@@ -55,6 +55,11 @@ def show_command(
     """
     check_writable(html_file)
     text = _read(moves_file, "moves")
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            load_json(text)  # JSON it cannot read (a whole results file) says so before what it lacks
+        except WedlockError as err:
+            raise BadInput(f"{moves_file}: {err}") from None
     game = game_named(game_name) if game_name else _game_in(text, moves_file)
     named = named_in(game, text)
     if number is None and deal_file is None:
@@ -70,7 +75,7 @@ def show_command(
         start = position(game, start)
     chosen = start.deal
     try:
-        found = parse_moves(chosen.game, chosen.rules, text)
+        found = parse_moves(chosen.game, chosen.rules, text, len(start.moves))
         check_moves_fit(found, chosen)
     except WedlockError as err:
         raise BadInput(f"{shown_name(moves_file)}: {err}") from None

@@ -13,8 +13,10 @@ from wedlock.search import LOST, UNKNOWN, WON
 
 from .common import (
     SOLVE_SECONDS,
+    CannotWrite,
     Command,
     FilePath,
+    answering,
     check_writable,
     choose_start,
     header,
@@ -61,7 +63,8 @@ def solve_command(
     The verdict is won (with the moves, replayed by an independent referee), lost (every
     reachable position was searched) or unknown (a limit cut the search short). With
     --after or --position it answers for a game under way, from that position. Exit
-    status: 0 won, 1 lost, 3 unknown, 2 bad input, 130 stopped by Ctrl-C.
+    status: 0 won, 1 lost, 3 unknown, 2 bad input, 5 the page could not be written (the
+    answer is printed all the same), 130 stopped by Ctrl-C.
 
     Example: wedlock solve monte-carlo 12345 --board
     """
@@ -71,13 +74,20 @@ def solve_command(
     game = start.deal.game if isinstance(start, Position) else start.game
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
         result = solve(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
+    unwritten = None
     if html_file:  # first: a reader of the text that goes away early (| head) loses nothing
-        write_page(html_file, solution_page(result, label))
+        try:
+            write_page(html_file, solution_page(result, label))
+        except CannotWrite as err:
+            unwritten = err  # the answer stands: it goes out, then the page's error
+    answering()
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:
         for line in text_lines(result, label, board):
             click.echo(line)
+    if unwritten is not None:
+        raise unwritten
     sys.exit(EXIT_STATUS[result.verdict])
 
 

@@ -59,7 +59,7 @@ def verify_command(
     start, label = choose_start(game.name, number, deal_file, rules_name if rules_name is not None else named, after_file, position_file)
     chosen = start.deal if isinstance(start, Position) else start
     try:
-        moves = parse_moves(chosen.game, chosen.rules, text)
+        moves = parse_moves(chosen.game, chosen.rules, text, len(start.moves) if isinstance(start, Position) else 0)
         check_moves_fit(moves, chosen)
     except (MoveSyntaxError, GameNumberError) as err:
         raise BadInput(f"{shown_name(moves_file)}: {err}") from None

@@ -11,7 +11,18 @@ from wedlock.games import game_named, rules_of
 from wedlock.tables import table
 from wedlock.winnable import ON_THE_FLY_SECONDS, GaveUp, winnable
 
-from .common import COUNT, BadInput, Command, game_argument, input_errors, interruptible, json_option, rules_option, time_limit_option
+from .common import (
+    COUNT,
+    BadInput,
+    Command,
+    answering,
+    game_argument,
+    input_errors,
+    interruptible,
+    json_option,
+    rules_option,
+    time_limit_option,
+)
 
 UNKNOWN_STATUS = 3  # as `solve` says unknown: fewer numbers than asked, for want of time
 
@@ -59,6 +70,7 @@ def winnable_command(
     found = winnable(
         game.name, rules.name, count=count, lost=lost, random=shuffled, seed=seeded, start=start, stop=stop, time_limit=time_limit, skipped=skipped
     )
+    answering()  # the numbers go out as they are found
     try:
         report(found, game, rules, known, count, lost, skipped, as_json)
     except GaveUp as err:

@@ -1,5 +1,5 @@
 """`python -m wedlock` runs the wedlock command."""
 
-from .cli.main import cli
+from .cli import run
 
-cli()
+run()

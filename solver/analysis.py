@@ -550,14 +550,9 @@ def _native_figures(play: Play, sg: NativeGraph, room: Room) -> Figures:
     """`figures` from the compiled core: the same numbers, summed forwards (see graph.c).
     The shortest win's moves are found again, phase by phase, along its nodes."""
     seconds, most = room.seconds(), room.max_resident
-    try:
-        found = sg.core.figures(-1.0 if seconds is None else seconds, -1 if most is None else most)
-    except TimeoutError:
-        raise FiguresCut("time_limit") from None
-    except MemoryError:
-        if most is None or memory.resident() <= most:
-            raise  # the machine's memory ran out, not the bound
-        raise FiguresCut("memory") from None
+    found = sg.core.figures(-1.0 if seconds is None else seconds, -1 if most is None else most)
+    if isinstance(found, str):  # the limit that came first
+        raise FiguresCut(found)
     base, exponent, sequences, r_low, g_low, r_high, g_high, won, dead, winning, edges, can_win, path = found
     scale = base**exponent
 

@@ -9,7 +9,7 @@ import multiprocessing
 import os
 import queue
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from itertools import islice
@@ -111,14 +111,20 @@ def default_jobs() -> int:
 
 def _worker_start() -> None:
     """A pool worker leaves Ctrl-C to the batch, which ends the pool itself: a worker that
-    took it too would die printing its own traceback."""
+    took it too would die printing its own traceback. A signal the batch's own process
+    handles in Python (the command line's SIGTERM and SIGHUP), a worker takes as the system
+    does, dying at once, so that the batch's ending of the pool is never held up."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and callable(signal.getsignal(signum)):
+            signal.signal(signum, signal.SIG_DFL)
 
 
 TASK_SECONDS = 0.5  # what a worker's task should take: results flow, round trips stay cheap
 
 
-def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Iterator[dict[str, Any]]:
+def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Generator[dict[str, Any], None, None]:
     """Solve `numbers` with `jobs` processes (in this process when jobs is 1, and never
     more processes than deals).
 
@@ -163,7 +169,7 @@ def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Iterator[dict[str,
         pool.join()
 
 
-def run_dask(job: Job, numbers: Sequence[str], address: str) -> Iterator[dict[str, Any]]:
+def run_dask(job: Job, numbers: Sequence[str], address: str) -> Generator[dict[str, Any], None, None]:
     """Solve `numbers` on the Dask scheduler at `address`; workers need only this package.
 
     It connects at once (a SchedulerError if nobody answers), before any result is asked
@@ -179,7 +185,7 @@ def run_dask(job: Job, numbers: Sequence[str], address: str) -> Iterator[dict[st
     return _results_from(client, job, numbers)
 
 
-def _results_from(client: Any, job: Job, numbers: Sequence[str]) -> Iterator[dict[str, Any]]:
+def _results_from(client: Any, job: Job, numbers: Sequence[str]) -> Generator[dict[str, Any], None, None]:
     from distributed import as_completed
 
     with client:

@@ -171,6 +171,7 @@ def _explore(
         build_memory = baseline + max(0, max_memory - baseline) // 3
     build_until = None if playouts_from is None else now + FIRST_BUILD_SHARE * (playouts_from - now)
     best = None
+    cause = None  # the limit that stopped a bigger graph's figures, when one did
     while True:
         began = time.perf_counter()
         graph = analysis.build(play, max_states, build_until, build_memory)
@@ -179,12 +180,15 @@ def _explore(
         small = len(graph) <= FIGURES_ALWAYS  # so that some graph always gets its figures
         try:
             fig = analysis.figures(play, graph, None if small else playouts_from, None if small else max_memory)
-        except analysis.FiguresCut:
+        except analysis.FiguresCut as cut:
             if best is not None:
                 return best
+            cause = cut.args[0]
             max_states = min(max_states or len(graph), max(1, len(graph) // 4))
             build_until = None  # the next graph is built to its size
             continue
+        if cause is not None and not graph.complete:
+            graph.stopped = cause  # what made this graph small
         best = graph, fig, walked
         if graph.stopped != "time_limit" or playouts_from is None:
             return best

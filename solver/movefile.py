@@ -36,8 +36,11 @@ class MoveList:
     game: str | None = None
 
 
-def parse_moves(game: Game, rules: Any, text: str) -> MoveList:
-    """Read moves for `game` under `rules` from JSON or text; MoveSyntaxError names the bad line."""
+def parse_moves(game: Game, rules: Any, text: str, played: int = 0) -> MoveList:
+    """Read moves for `game` under `rules` from JSON or text; MoveSyntaxError names the bad line.
+
+    Numbered moves count from 1, or, after `played` moves already played, may go on from
+    there (`11.` after ten moves: the rest of a line copied from `solve`'s output)."""
     body = text.strip()
     if body.startswith(("{", "[")):
         return _parse_json(game, body)
@@ -45,6 +48,7 @@ def parse_moves(game: Game, rules: Any, text: str) -> MoveList:
     lines = text.splitlines()
     numbered = any(_NUMBERED.match(line) for line in lines)
     moves: list[Any] = []
+    first = 1  # the number the first numbered move has
     for line_no, line in enumerate(lines, 1):
         stripped = line.strip()
         number = _NUMBERED.match(line)
@@ -54,8 +58,13 @@ def parse_moves(game: Game, rules: Any, text: str) -> MoveList:
             continue  # commentary: a header, a board
         if not stripped or stripped.startswith("#"):
             continue
-        if number and int(number.group(1)) != len(moves) + 1:
-            raise MoveSyntaxError(f"line {line_no}: move {int(number.group(1)):,} where move {len(moves) + 1:,} belongs")
+        if number:
+            n = int(number.group(1))
+            if not moves and played and n == played + 1:
+                first = n
+            if n != first + len(moves):
+                on = f" (or {played + 1:,}, after the {played:,} played)" if played and not moves else ""
+                raise MoveSyntaxError(f"line {line_no}: move {n:,} where move {first + len(moves):,}{on} belongs")
         try:
             moves.append(game.parse_move_text(rules, stripped))
         except MoveSyntaxError as err:
@@ -112,15 +121,20 @@ def _meta(data: dict[str, Any]) -> MoveList:
     )
 
 
-def _parse_json(game: Game, body: str) -> MoveList:
+def load_json(body: str) -> Any:
+    """The JSON of a moves file, or a MoveSyntaxError saying why it cannot be read."""
     try:
-        data = json.loads(body)
+        return json.loads(body)
     except json.JSONDecodeError as err:
         if err.msg == "Extra data" and all(line.lstrip().startswith("{") for line in body.splitlines() if line.strip()):
             raise MoveSyntaxError("several JSON lines: give one line (one deal) of a results file") from None
         raise MoveSyntaxError(f"not valid JSON: {err.msg} at line {err.lineno}") from None
     except (ValueError, RecursionError):  # what Python's reader refuses beyond the syntax
         raise MoveSyntaxError("not JSON this reads: a number too long or lists nested too deep") from None
+
+
+def _parse_json(game: Game, body: str) -> MoveList:
+    data = load_json(body)
     meta = MoveList([])
     if isinstance(data, dict):
         meta = _meta(data)

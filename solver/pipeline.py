@@ -336,7 +336,7 @@ def verify(game: str | Game, source: DealSource | Position, moves: Moves, rules:
     moves = _as_text_or_list(moves)
     if isinstance(source, Position):
         _check_same_rules(chosen_game, source, rules)
-        return replay_from(source, read_moves(source.deal, moves))
+        return replay_from(source, read_moves(source.deal, moves, len(source.moves)))
     if isinstance(moves, str) and rules is None:
         rules = moves_rules(chosen_game, moves)
     chosen = deal(chosen_game, source, rules)
@@ -359,12 +359,13 @@ def _as_text_or_list(moves: Any) -> str | list | tuple:
     return moves
 
 
-def read_moves(chosen: Deal, moves: Any) -> list[Any]:
+def read_moves(chosen: Deal, moves: Any, played: int = 0) -> list[Any]:
     """A game's own move values from moves in any form `verify` takes, checked against
-    what a moves file says of its game and deal."""
+    what a moves file says of its game and deal (its numbers may go on from `played`
+    moves already played)."""
     moves = _as_text_or_list(moves)
     if isinstance(moves, str):
-        found = parse_moves(chosen.game, chosen.rules, moves)
+        found = parse_moves(chosen.game, chosen.rules, moves, played)
         check_moves_fit(found, chosen)
         return found.moves
     return [_raw_move(chosen, m) for m in moves]

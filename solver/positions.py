@@ -53,7 +53,7 @@ def position(
             start = Position(chosen, chosen.game.parse_position(chosen.rules, chosen.cards, typed), typed=True)
     if after is None:
         return start
-    return played(start, read_moves(start.deal, after))
+    return played(start, read_moves(start.deal, after, len(start.moves)))
 
 
 def played(start: Position, moves: list[Any]) -> Position:

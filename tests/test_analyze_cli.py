@@ -179,7 +179,7 @@ def test_png_is_written_where_asked_whatever_the_name_ends_in(tmp_path: Path) ->
 @pytest.mark.parametrize("option", ["--dot", "--graphml", "--png"])
 def test_an_export_the_disk_refuses_names_its_file_after_the_text(option: str) -> None:
     result = run("analyze", *SMALL, option, "/dev/full")
-    assert result.exit_code == 1
+    assert result.exit_code == 5
     assert result.stdout.startswith("# Monte Carlo, strict, game 2: the whole state graph\n")
     (line,) = result.stderr.splitlines()
     assert line.startswith("Error: cannot write /dev/full") and "No space left" in line

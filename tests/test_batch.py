@@ -144,7 +144,7 @@ def test_full_disk_stops_the_batch_with_one_line_and_loses_nothing(tmp_path: Pat
     out = tmp_path / "r.jsonl"
     monkeypatch.setattr(batch_cmd, "open", lambda path, *_, **__: FillingDisk(Path(path)), raising=False)
     result = run("batch", "monte-carlo", "1-5", "--out", str(out), "--quiet", "--jobs", "1")
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 5 and result.stdout == ""
     assert isinstance(result.exception, SystemExit)  # an exit, not a traceback
     assert result.stderr.strip() == f"Error: cannot write {out}: No space left on device; 2 results written; --resume continues."
     assert len(read_results(out)) == 2  # the two lines reported written, and a torn third
@@ -495,7 +495,7 @@ def test_a_scheduler_lost_mid_batch_keeps_what_was_written(tmp_path: Path, monke
     out = tmp_path / "r.jsonl"
     result = run("batch", "monte-carlo", "1-8", "--out", str(out), "--quiet", "--scheduler", "tcp://10.0.0.5:8786")
     written = lines_of(out)
-    assert result.exit_code == 1 and written and len(written) < 8
+    assert result.exit_code == 6 and written and len(written) < 8
     assert result.stderr.strip() == f"Error: lost the connection to the Dask scheduler; {len(written)} results written; --resume continues."
     assert run("batch", "monte-carlo", "1-8", "--out", str(out), "--quiet", "--resume").exit_code == 0
     assert sorted(int(r["game_number"]) for r in lines_of(out)) == list(range(1, 9))

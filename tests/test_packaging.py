@@ -41,7 +41,7 @@ def test_pyproject_maps_the_folders_onto_the_package() -> None:
     assert project["tool"]["setuptools"]["package-dir"] == {"wedlock": "solver", "wedlock.cli": "cli"}
     data = project["tool"]["setuptools"]["package-data"]
     assert "py.typed" in data["wedlock"] and "*.bits" in data["wedlock.tables"]
-    assert project["project"]["scripts"] == {"wedlock": "wedlock.cli.main:cli"}
+    assert project["project"]["scripts"] == {"wedlock": "wedlock.cli:run"}
 
 
 def test_the_installed_version_is_the_package_version() -> None:

@@ -170,3 +170,29 @@ def test_show_makes_the_page_of_a_moves_file(browser, tmp_path: Path) -> None:
     page.keyboard.press("End")
     assert page.evaluate("[...document.querySelectorAll('[data-card]')].length") == 0  # every card out
     assert errors == [] and all(url.startswith("file:") for url in requests)
+
+
+def test_every_cards_ranks_lie_inside_the_card(browser, tmp_path: Path) -> None:
+    """Both corners' ranks, a two-letter 10 upside down in the bottom right included, are
+    drawn whole inside the card."""
+    path = tmp_path / "tens.html"
+    assert run("solve", "monte-carlo", "12345", "--html", path).exit_code == 0  # TS at A2, TD at D4
+    page, _, errors = opened(browser, path)
+    outside = page.evaluate(
+        """() => {
+        const out = [];
+        let tens = 0;
+        for (const card of document.querySelectorAll('[data-card]')) {
+            const box = card.querySelector('svg').getBoundingClientRect();
+            for (const text of card.querySelectorAll('text')) {
+                const r = text.getBoundingClientRect();
+                if (text.textContent === '10') tens += 1;
+                if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+                    out.push(`${card.dataset.card} ${text.textContent}: ${r.left}-${r.right} x ${r.top}-${r.bottom} in ${box.left}-${box.right} x ${box.top}-${box.bottom}`);
+            }
+        }
+        return {out, tens};
+    }"""
+    )
+    assert outside["tens"] >= 4  # two tens at least, a rank in each corner
+    assert outside["out"] == [] and errors == []

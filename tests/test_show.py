@@ -110,3 +110,12 @@ def test_the_page_asks_for_nothing_outside_itself(tmp_path: Path) -> None:
     assert "default-src 'none'" in text
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text)
     assert "http://www.w3.org/2000/svg" in text  # the SVG namespace: a name, never fetched
+
+
+def test_a_whole_results_file_is_named_first_not_the_game_or_number_it_lacks(tmp_path: Path) -> None:
+    lines = tmp_path / "all.jsonl"
+    lines.write_text(run("batch", "monte-carlo", "1-4", "--solutions", "--quiet", "--jobs", "1").stdout)
+    page = tmp_path / "p.html"
+    for extra in ([], ["--game", "monte-carlo"], ["--game", "monte-carlo", "--number", "1"]):
+        assert_bad_input(run("show", lines, "--html", page, *extra), str(lines), "several JSON lines", "one line")
+    assert not page.exists()

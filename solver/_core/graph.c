@@ -863,8 +863,9 @@ static PyObject *graph_figures(PyObject *self, PyObject *args, PyObject *kwargs)
     return out;
 }
 
-/* The figures, or TimeoutError once `seconds` have passed (negative: no limit), or
- * MemoryError once the process holds more than `max_resident` bytes (negative: no bound). */
+/* The figures; or, once `seconds` have passed (negative: no limit) or the process holds
+ * more than `max_resident` bytes (negative: no bound), the limit's name: "time_limit" or
+ * "memory". */
 static PyObject *figures_of(graph_object *g, double seconds, long long max_resident) {
     double deadline = seconds < 0 ? -1 : now() + seconds;
     size_t n = g->n;
@@ -906,11 +907,11 @@ static PyObject *figures_of(graph_object *g, double seconds, long long max_resid
     for (size_t k = 0; k < n; k++) {
         if ((k & 4095) == 0 && PyErr_CheckSignals() < 0) goto done;
         if ((k & 255) == 255 && deadline >= 0 && now() > deadline) {
-            PyErr_SetString(PyExc_TimeoutError, "the time limit came before the figures");
+            out = PyUnicode_FromString("time_limit");
             goto done;
         }
         if ((k % MEMORY_CHECK) == MEMORY_CHECK - 1 && over(max_resident)) {
-            PyErr_SetString(PyExc_MemoryError, "the memory bound came before the figures");
+            out = PyUnicode_FromString("memory");
             goto done;
         }
         uint32_t v = order[k], w;

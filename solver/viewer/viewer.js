@@ -52,9 +52,11 @@
     box.title = code;
     const svg = el("svg", { viewBox: "0 0 60 84", role: "img", "aria-label": code }, box);
     el("rect", { class: "face", x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fff", stroke: "#999", "stroke-width": 1.5 }, svg);
-    for (const [x, y, anchor, rot] of [[6, 17, "start", 0], [54, 67, "end", 180]]) {
-      const t = el("text", { x, y, "text-anchor": anchor, "font-size": 15, "font-weight": "bold", fill: colour, "font-family": "sans-serif" }, svg);
-      if (rot) t.setAttribute("transform", `rotate(180 ${x} ${y - 5})`);
+    // The rank in the top-left corner, and the same turned about the card's centre into
+    // the bottom-right one: both lie inside the card whatever the rank's width.
+    for (const turned of [false, true]) {
+      const t = el("text", { x: 6, y: 17, "font-size": 15, "font-weight": "bold", fill: colour, "font-family": "sans-serif" }, svg);
+      if (turned) t.setAttribute("transform", "rotate(180 30 42)");
       t.textContent = rank;
     }
     suit(svg, s, 6, 21, 9, colour);
