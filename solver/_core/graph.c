@@ -20,6 +20,7 @@
  */
 #include "core.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,8 @@
 enum { GAP_CELL = 255, MAX_GRID_CELLS = 25, MAX_REMOVALS = 64, MAX_DECK = 104 };
 enum { F_WON = 1, F_EXPLORED = 2, F_WALKED = 4, F_EXTRA = 8 };
 #define NO_NODE UINT32_MAX
+#define MAX_NODES (UINT32_MAX - 1) /* node numbers are 32 bits, NO_NODE apart */
+#define TOO_MANY_NODES "more states than the compiled graph numbers"
 #define FAR UINT32_MAX
 #define EMPTY_SLOT UINT64_MAX
 
@@ -652,6 +655,10 @@ static int build(graph_object *g, const uint8_t *start, long long max_states, do
                     complete = 0;
                     continue;
                 }
+                if (g->n >= MAX_NODES) {
+                    failure = TOO_MANY_NODES;
+                    goto failed;
+                }
                 uint8_t after[MAX_GRID_CELLS + 1];
                 exit_position(&g->ru, g->pos + v * g->klen, x, after);
                 child = add_node(g, after, x->key, is_won(&g->ru, after));
@@ -1093,10 +1100,9 @@ static PyObject *graph_add_node(PyObject *self, PyObject *args) {
     int stock;
     if (!PyArg_ParseTuple(args, "y*i", &cells, &stock)) return NULL;
     uint8_t at[MAX_GRID_CELLS + 1], key[MAX_GRID_CELLS + 1];
-    int ok = position_readable(&g->ru, cells.buf, (size_t)cells.len, stock);
-    if (ok) memcpy(at, cells.buf, (size_t)cells.len);
+    Py_ssize_t len = core_copy(&cells, at, MAX_GRID_CELLS);
     PyBuffer_Release(&cells);
-    if (!ok) {
+    if (len < 0 || !position_readable(&g->ru, at, (size_t)len, stock)) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
         return NULL;
     }
@@ -1104,6 +1110,10 @@ static PyObject *graph_add_node(PyObject *self, PyObject *args) {
     key_of(&g->ru, at, key);
     if (find_node(g, key) != NO_NODE) {
         PyErr_SetString(PyExc_ValueError, "the graph holds that state already");
+        return NULL;
+    }
+    if (g->n >= MAX_NODES) {
+        PyErr_SetString(PyExc_OverflowError, TOO_MANY_NODES);
         return NULL;
     }
     int won = is_won(&g->ru, at);
@@ -1179,21 +1189,26 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*iipppy*iLd", names, &rank_of, &rows, &cols, &thirteens, &strict, &columns,
                                      &cells, &stock, &max_states, &seconds))
         return NULL;
-    graph_object *g = NULL;
-    int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS &&
-             rank_of.len >= rows * cols && rank_of.len <= MAX_DECK;
-    for (Py_ssize_t i = 0; ok && i < rank_of.len; i++) ok = ((uint8_t *)rank_of.buf)[i] >= 1 && ((uint8_t *)rank_of.buf)[i] <= 13;
+    uint8_t deal[MAX_DECK], start[MAX_GRID_CELLS + 1];
+    Py_ssize_t total = core_copy(&rank_of, deal, sizeof deal), len = core_copy(&cells, start, MAX_GRID_CELLS);
+    PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
+    int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS && total >= rows * cols;
+    for (Py_ssize_t i = 0; ok && i < total; i++) ok = deal[i] >= 1 && deal[i] <= 13;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "not a Monte Carlo deal the compiled graph can hold");
-        goto done;
+        return NULL;
     }
-    g = PyObject_New(graph_object, &graph_type);
-    if (!g) goto done;
+    if (isnan(seconds)) {
+        PyErr_SetString(PyExc_ValueError, "seconds is a number, or negative for no limit; not NaN");
+        return NULL;
+    }
+    graph_object *g = PyObject_New(graph_object, &graph_type);
+    if (!g) return NULL;
     memset((char *)g + sizeof(PyObject), 0, sizeof *g - sizeof(PyObject));
     rules *ru = &g->ru;
-    ru->rows = rows, ru->cols = cols, ru->cells = rows * cols, ru->total = (int)rank_of.len;
+    ru->rows = rows, ru->cols = cols, ru->cells = rows * cols, ru->total = (int)total;
     ru->thirteens = thirteens, ru->strict = strict, ru->columns = columns;
-    memcpy(ru->rank_of, rank_of.buf, (size_t)rank_of.len);
+    memcpy(ru->rank_of, deal, (size_t)total);
     for (int c = 0; c < ru->cells; c++) {
         int r = c / cols, col = c % cols;
         static const int steps[4][2] = {{0, 1}, {1, -1}, {1, 0}, {1, 1}};
@@ -1205,19 +1220,15 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     g->klen = (size_t)ru->cells + 1;
     g->base = 1;
 
-    if (!position_readable(ru, cells.buf, (size_t)cells.len, stock)) {
+    if (len < 0 || !position_readable(ru, start, (size_t)len, stock)) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
-        Py_CLEAR(g);
-        goto done;
+        Py_DECREF(g);
+        return NULL;
     }
-    uint8_t start[MAX_GRID_CELLS + 1];
-    memcpy(start, cells.buf, (size_t)cells.len);
     start[ru->cells] = (uint8_t)stock;
     g->busy = 1;
     int rc = build(g, start, max_states, seconds);
     g->busy = 0;
     if (rc < 0) Py_CLEAR(g);
-done:
-    PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
     return (PyObject *)g;
 }
