@@ -465,6 +465,15 @@ def test_the_edges_of_the_limits_that_are_taken(name: str) -> None:
         assert entry.call(*leading, **(NO_LIMITS | limits))[0] in ("won", "lost"), limits
 
 
+def test_a_graph_refuses_nan_seconds() -> None:
+    """No deadline compares with NaN: it built the whole graph."""
+    entry = graph_entry()
+    args = entry.values()
+    args[-1] = math.nan
+    with pytest.raises(ValueError, match="NaN"):
+        entry.call(*args)
+
+
 def test_a_negative_count_to_shuffle_is_refused() -> None:
     with pytest.raises(ValueError):
         the_core().shuffled(1, -5)

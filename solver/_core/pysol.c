@@ -752,7 +752,8 @@ static PyObject *phases_phase(PyObject *self, PyObject *args) {
 /* PysolPhaseSpace.greedy_phase: the exact space's first line through the phase and its end
  * before the end's lost test, as a list of one (steps, state) pair, or an empty list. */
 /* The first line through the phase from `here` (the end's state left in `here`), its steps
- * in ph->path: their length, or -1 with a Python error set. */
+ * in ph->path: their length (0: no line, as every step has bytes), or -1 with a Python error
+ * set. */
 static Py_ssize_t greedy_line(phases_object *ph, uint8_t *here, size_t *here_len) {
     size_t plen = 0;
     for (;;) {
@@ -782,7 +783,7 @@ static PyObject *phases_greedy(PyObject *self, PyObject *arg) {
         ph->sp->check_ends = 0;
         Py_ssize_t plen = greedy_line(ph, here, &here_len);
         ph->sp->check_ends = 1;
-        if (plen == 0) out = PyList_New(0); /* a phase takes a step at least: no line */
+        if (plen == 0) out = PyList_New(0);
         else if (plen > 0) out = Py_BuildValue("[(y#y#)]", ph->path, plen, here, (Py_ssize_t)here_len);
     }
     ph->busy = 0;
