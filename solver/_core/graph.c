@@ -1192,7 +1192,8 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     uint8_t deal[MAX_DECK], start[MAX_GRID_CELLS + 1];
     Py_ssize_t total = core_copy(&rank_of, deal, sizeof deal), len = core_copy(&cells, start, MAX_GRID_CELLS);
     PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
-    int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS && total >= rows * cols;
+    int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS &&
+             total >= rows * cols;
     for (Py_ssize_t i = 0; ok && i < total; i++) ok = deal[i] >= 1 && deal[i] <= 13;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "not a Monte Carlo deal the compiled graph can hold");

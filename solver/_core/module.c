@@ -119,7 +119,8 @@ static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs)
     enum { CARDS = 104 };
     uint8_t root[ARNOLD_MAX_STATE], deal[CARDS], order[CARDS], home[CARDS];
     Py_ssize_t root_len = core_copy(&state, root, sizeof root);
-    int whole = core_copy(&codes, deal, CARDS) == CARDS && core_copy(&takes, order, CARDS) == CARDS && core_copy(&homes, home, CARDS) == CARDS;
+    int whole =
+        core_copy(&codes, deal, CARDS) == CARDS && core_copy(&takes, order, CARDS) == CARDS && core_copy(&homes, home, CARDS) == CARDS;
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&homes);
     limits lim;
     if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) return NULL;

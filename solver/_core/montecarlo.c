@@ -770,7 +770,9 @@ static void slide_release(space *base) {
 
 /* Whether the space can hold a grid of rows x cols (compared one side at a time first, so
  * that no product of two ints overflows). */
-int slide_grid_fits(int rows, int cols) { return rows >= 1 && cols >= 2 && rows <= MAX_GRID && cols <= MAX_GRID && rows * cols <= MAX_GRID; }
+int slide_grid_fits(int rows, int cols) {
+    return rows >= 1 && cols >= 2 && rows <= MAX_GRID && cols <= MAX_GRID && rows * cols <= MAX_GRID;
+}
 
 space *slide_space_new(int rows, int cols, int thirteens, int strict) {
     if (!slide_grid_fits(rows, cols)) return NULL; /* the callers ask first */

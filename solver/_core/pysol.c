@@ -536,7 +536,8 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal and position the compiled core can read");
         return NULL;
     }
-    space *sp = pysol_space_new(rules.codes, rules.takes, rules.down, rules.up, ahead_states, tangle_states, tangles, deal_move, redeal_class);
+    space *sp =
+        pysol_space_new(rules.codes, rules.takes, rules.down, rules.up, ahead_states, tangle_states, tangles, deal_move, redeal_class);
     if (!sp) return NULL;
     return core_run(sp, copy, (size_t)len, &lim);
 }

@@ -959,7 +959,8 @@ PyObject *pysol_dead_py(PyObject *self, PyObject *args, PyObject *kwargs) {
     uint8_t lens[PILES];
     if (read_piles(piles_obj, cards, piles, lens) < 0) return NULL;
     /* (the bytes objects of y# cannot change, and the call's arguments keep them alive) */
-    if (check_holds("frozen", (const uint8_t *)frozen, nfrozen, 3, lens) < 0 || check_holds("passed", (const uint8_t *)passed, npassed, 2, lens) < 0)
+    if (check_holds("frozen", (const uint8_t *)frozen, nfrozen, 3, lens) < 0 ||
+        check_holds("passed", (const uint8_t *)passed, npassed, 2, lens) < 0)
         return NULL;
     pysol_dead *pd = pysol_dead_new((const uint8_t *)down, (const uint8_t *)up, (const uint8_t *)place, ahead_states, tangle_states);
     int answer = -1;
