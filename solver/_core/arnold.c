@@ -14,6 +14,8 @@
 
 enum { DECK = 104, PILES = 16, ROUNDS = 16, FOUNDATION_CARDS = 13, FOUNDATIONS = 8, NONE = 255, DIAMONDS = 3 };
 enum { HEADER = 2 + FOUNDATIONS + PILES, MAX_STATE = HEADER + DECK };
+_Static_assert((int)MAX_STATE == (int)ARNOLD_MAX_STATE, "callers copy whole states");
+_Static_assert(MAX_STATE <= CORE_MAX_STATE, "the search's table holds every state");
 
 typedef struct {
     uint8_t stock, rounds;

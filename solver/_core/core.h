@@ -72,6 +72,20 @@ struct space {
     int acyclic;
 };
 
+/* The longest state the search's table records (its entries keep a state's length in 16
+ * bits): every space's states are far shorter, which each checks where it is compiled. */
+#define CORE_MAX_STATE 65535
+
+/* A caller's bytes, copied before anything reads them: another thread may change a buffer
+ * such as a bytearray's while the core works (even while it holds the GIL, a thread that
+ * let go of it may write). The copy's length, or -1 (nothing copied) when the buffer holds
+ * more than `room` bytes. The core checks and searches its copy, never the caller's bytes. */
+static inline Py_ssize_t core_copy(const Py_buffer *b, uint8_t *out, size_t room) {
+    if (b->len < 0 || (size_t)b->len > room) return -1;
+    if (b->len) memcpy(out, b->buf, (size_t)b->len);
+    return b->len;
+}
+
 /* What the search was told: -1 means "no limit" for the integers, a negative time too. */
 typedef struct {
     long long node_limit;
@@ -89,28 +103,40 @@ typedef struct {
     PyObject *steps; /* a list, the winning line's steps */
 } result;
 
-/* Search `sp` from `root`. 0, or -1 with a Python error set (memory, Ctrl-C, a position
- * the space cannot hold). Called with the GIL; releases it while it searches. */
+/* Search `sp` from `root`. 0, or -1 with a Python error set (MemoryError, Ctrl-C's, or
+ * ValueError for a position the space cannot hold). Called with the GIL; releases it while
+ * it searches, so `root` must be memory no other thread writes (the caller's own copy). */
 int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out);
 
-/* The limits as the module's functions receive them (None for "no limit"); 0, or -1 with a
- * Python error set. */
+/* The limits as the module's functions receive them: None for "no limit", else what
+ * search.Limits allows (counts from 0, a first pass from 1, seconds from 0, not NaN); 0, or
+ * -1 with a Python error set (ValueError, TypeError or OverflowError). */
 int core_read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_states, PyObject *first_pass, limits *lim);
 /* Search `sp` from `root` and give search.py's Outcome fields as a tuple (verdict, steps,
  * states, nodes, limit or None); releases `sp`. */
 PyObject *core_run(space *sp, const uint8_t *root, size_t root_len, const limits *lim);
 
 /* Monte Carlo rule sets that slide the grid closed (wedlock/montecarlo/spaces.py's
- * SequenceSpace): `ranks` is the deal's rank sequence, grid first. */
+ * SequenceSpace): `ranks` is the deal's rank sequence, grid first, at most MC_MAX_CARDS. A
+ * space is made only for a grid that slide_grid_fits; NULL when memory ran out. */
+enum { MC_MAX_CARDS = 104 };
+int slide_grid_fits(int rows, int cols);
 space *slide_space_new(int rows, int cols, int thirteens, int strict);
 int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_len);
 /* Weddings (ColumnSpace): the deal's ranks in order, and the start state (the stock's next
- * deal index, the column heights, each column's ranks from the top), dead or not. */
+ * deal index, the column heights, each column's ranks from the top; at most
+ * COLUMNS_MAX_STATE bytes), dead or not. A space is made only for what columns_readable
+ * takes; NULL when memory ran out. */
+enum { COLUMNS_MAX_STATE = 1 + 8 + 25 };
+int columns_readable(int rows, int cols, const uint8_t *rank_list, size_t total, const uint8_t *state, size_t len);
 space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *root, size_t root_len, int root_dead);
 
 /* Matrimony under Arnold's rules (wedlock/matrimony/arnold_space.py's ArnoldSpace): the
  * deal's 104 card codes, each foundation's 13 codes in order, each code's two foundations,
- * the diamond foundations building up and down, and the Python objects a step holds. */
+ * the diamond foundations building up and down, and the Python objects a step holds. A
+ * state is at most ARNOLD_MAX_STATE bytes; a space is made only for what arnold_readable
+ * takes, NULL when memory ran out. */
+enum { ARNOLD_MAX_STATE = 2 + 8 + 16 + 104 };
 int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, const uint8_t *state, size_t len);
 space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
                         PyObject *redeal_class);

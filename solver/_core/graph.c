@@ -20,6 +20,7 @@
  */
 #include "core.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@
 enum { GAP_CELL = 255, MAX_GRID_CELLS = 25, MAX_REMOVALS = 64, MAX_DECK = 104 };
 enum { F_WON = 1, F_EXPLORED = 2, F_WALKED = 4, F_EXTRA = 8 };
 #define NO_NODE UINT32_MAX
+#define MAX_NODES (UINT32_MAX - 1) /* node numbers are 32 bits, NO_NODE apart */
+#define TOO_MANY_NODES "more states than the compiled graph numbers"
 #define FAR UINT32_MAX
 #define EMPTY_SLOT UINT64_MAX
 
@@ -642,6 +645,24 @@ enum { MEMORY_CHECK = 4096 };
 
 static int over(long long max_resident) { return max_resident >= 0 && resident() > max_resident; }
 
+/* The bytes the next node or edge would add at once when its arrays have to grow (they
+ * double: the old block and the new may both be held while it is copied), 0 when they
+ * need not grow; `edge`: an edge, else a node. */
+static size_t growth(const graph_object *g, int edge) {
+    if (edge)
+        return g->nedges + 1 > g->cap_edges ? 3 * (g->cap_edges ? g->cap_edges : 1024) * (sizeof *g->to + sizeof *g->line) : 0;
+    size_t bytes = 0;
+    if (g->n == g->cap) bytes += 3 * (g->cap ? g->cap : 4096) * (2 * g->klen + 1 + sizeof *g->first_edge + sizeof *g->degree);
+    if ((g->n + 1) * 2 > g->slots) bytes += 3 * (g->slots ? g->slots : 8192) * sizeof *g->slot;
+    return bytes;
+}
+
+/* Whether the growth the next node or edge needs keeps the process within `max_resident`. */
+static int growth_fits(const graph_object *g, int edge, long long max_resident) {
+    size_t bytes = max_resident < 0 ? 0 : growth(g, edge);
+    return !bytes || resident() + (long long)bytes <= max_resident;
+}
+
 /* analysis.build: breadth first from the start, at most max_states nodes (-1: any), until
  * `seconds` have passed (negative: no limit) or the process holds more than `max_resident`
  * bytes (negative: no bound). 0, or -1 with a Python error set. */
@@ -676,10 +697,19 @@ static int build(graph_object *g, const uint8_t *start, long long max_states, do
         for (size_t i = 0; i < walk->nexits; i++) {
             phase_exit *x = &walk->exits[i];
             uint32_t child = find_hashed(g, x->key, x->hash);
+            if (child == NO_NODE && full) {
+                complete = 0;
+                continue;
+            }
+            if ((child == NO_NODE && !growth_fits(g, 0, max_resident)) || !growth_fits(g, 1, max_resident)) {
+                g->stopped = "memory"; /* this state stays unexplored, like those after it */
+                g->degree[v] = (uint32_t)(g->nedges - g->first_edge[v]);
+                return 0;
+            }
             if (child == NO_NODE) {
-                if (full) {
-                    complete = 0;
-                    continue;
+                if (g->n >= MAX_NODES) {
+                    failure = TOO_MANY_NODES;
+                    goto failed;
                 }
                 uint8_t after[MAX_GRID_CELLS + 1];
                 exit_position(&g->ru, g->pos + v * g->klen, x, after);
@@ -855,6 +885,10 @@ static PyObject *graph_figures(PyObject *self, PyObject *args, PyObject *kwargs)
     double seconds = -1;
     long long max_resident = -1;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|dL", names, &seconds, &max_resident)) return NULL;
+    if (isnan(seconds)) {
+        PyErr_SetString(PyExc_ValueError, "seconds is a number, or negative for no limit; not NaN");
+        return NULL;
+    }
     graph_object *g = (graph_object *)self;
     if (not_busy(g) < 0) return NULL;
     g->busy = 1; /* Ctrl-C's check and the list of the shortest win's states may run Python code */
@@ -876,6 +910,9 @@ static PyObject *figures_of(graph_object *g, double seconds, long long max_resid
     mass **acc = NULL, total = {0};
     scratch s = {0};
     PyObject *out = NULL;
+    /* the arrays of a state each, made before the sum: they must fit too */
+    size_t arrays = n * (2 * sizeof *order + sizeof *acc + sizeof *can_win);
+    if (max_resident >= 0 && resident() + (long long)arrays > max_resident) return PyUnicode_FromString("memory");
     int cut = 0;
     for (size_t v = 0; v < n; v++) {
         if (!(g->flags[v] & F_EXPLORED)) cut = 1;
@@ -1138,10 +1175,9 @@ static PyObject *graph_add_node(PyObject *self, PyObject *args) {
     int stock;
     if (!PyArg_ParseTuple(args, "y*i", &cells, &stock)) return NULL;
     uint8_t at[MAX_GRID_CELLS + 1], key[MAX_GRID_CELLS + 1];
-    int ok = position_readable(&g->ru, cells.buf, (size_t)cells.len, stock);
-    if (ok) memcpy(at, cells.buf, (size_t)cells.len);
+    Py_ssize_t len = core_copy(&cells, at, MAX_GRID_CELLS);
     PyBuffer_Release(&cells);
-    if (!ok) {
+    if (len < 0 || !position_readable(&g->ru, at, (size_t)len, stock)) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
         return NULL;
     }
@@ -1149,6 +1185,10 @@ static PyObject *graph_add_node(PyObject *self, PyObject *args) {
     key_of(&g->ru, at, key);
     if (find_node(g, key) != NO_NODE) {
         PyErr_SetString(PyExc_ValueError, "the graph holds that state already");
+        return NULL;
+    }
+    if (g->n >= MAX_NODES) {
+        PyErr_SetString(PyExc_OverflowError, TOO_MANY_NODES);
         return NULL;
     }
     int won = is_won(&g->ru, at);
@@ -1233,21 +1273,27 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*iipppy*iLd|L", names, &rank_of, &rows, &cols, &thirteens, &strict, &columns,
                                      &cells, &stock, &max_states, &seconds, &max_resident))
         return NULL;
-    graph_object *g = NULL;
+    uint8_t deal[MAX_DECK], start[MAX_GRID_CELLS + 1];
+    Py_ssize_t total = core_copy(&rank_of, deal, sizeof deal), len = core_copy(&cells, start, MAX_GRID_CELLS);
+    PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
     int ok = rows >= 1 && cols >= 1 && rows <= MAX_GRID_CELLS && cols <= MAX_GRID_CELLS && rows * cols <= MAX_GRID_CELLS &&
-             rank_of.len >= rows * cols && rank_of.len <= MAX_DECK;
-    for (Py_ssize_t i = 0; ok && i < rank_of.len; i++) ok = ((uint8_t *)rank_of.buf)[i] >= 1 && ((uint8_t *)rank_of.buf)[i] <= 13;
+             total >= rows * cols;
+    for (Py_ssize_t i = 0; ok && i < total; i++) ok = deal[i] >= 1 && deal[i] <= 13;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "not a Monte Carlo deal the compiled graph can hold");
-        goto done;
+        return NULL;
     }
-    g = PyObject_New(graph_object, &graph_type);
-    if (!g) goto done;
+    if (isnan(seconds)) {
+        PyErr_SetString(PyExc_ValueError, "seconds is a number, or negative for no limit; not NaN");
+        return NULL;
+    }
+    graph_object *g = PyObject_New(graph_object, &graph_type);
+    if (!g) return NULL;
     memset((char *)g + sizeof(PyObject), 0, sizeof *g - sizeof(PyObject));
     rules *ru = &g->ru;
-    ru->rows = rows, ru->cols = cols, ru->cells = rows * cols, ru->total = (int)rank_of.len;
+    ru->rows = rows, ru->cols = cols, ru->cells = rows * cols, ru->total = (int)total;
     ru->thirteens = thirteens, ru->strict = strict, ru->columns = columns;
-    memcpy(ru->rank_of, rank_of.buf, (size_t)rank_of.len);
+    memcpy(ru->rank_of, deal, (size_t)total);
     for (int c = 0; c < ru->cells; c++) {
         int r = c / cols, col = c % cols;
         static const int steps[4][2] = {{0, 1}, {1, -1}, {1, 0}, {1, 1}};
@@ -1259,19 +1305,15 @@ PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs) {
     g->klen = (size_t)ru->cells + 1;
     g->base = 1;
 
-    if (!position_readable(ru, cells.buf, (size_t)cells.len, stock)) {
+    if (len < 0 || !position_readable(ru, start, (size_t)len, stock)) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
-        Py_CLEAR(g);
-        goto done;
+        Py_DECREF(g);
+        return NULL;
     }
-    uint8_t start[MAX_GRID_CELLS + 1];
-    memcpy(start, cells.buf, (size_t)cells.len);
     start[ru->cells] = (uint8_t)stock;
     g->busy = 1;
     int rc = build(g, start, max_states, seconds, max_resident);
     g->busy = 0;
     if (rc < 0) Py_CLEAR(g);
-done:
-    PyBuffer_Release(&rank_of), PyBuffer_Release(&cells);
     return (PyObject *)g;
 }

@@ -4,13 +4,35 @@
 
 static const char *VERDICTS[] = {"won", "lost", "unknown"};
 
+/* One count of the limits: None (-1 here: no limit) or a whole number from `least` up. */
+static int read_count(PyObject *obj, const char *name, long long least, long long *out) {
+    if (obj == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    long long n = PyLong_AsLongLong(obj);
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < least) {
+        PyErr_Format(PyExc_ValueError, "%s is a whole number from %lld, or None; not %lld", name, least, n);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 int core_read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_states, PyObject *first_pass, limits *lim) {
-    lim->node_limit = node_limit == Py_None ? -1 : PyLong_AsLongLong(node_limit);
-    lim->time_limit = time_limit == Py_None ? -1.0 : PyFloat_AsDouble(time_limit);
-    lim->max_states = max_states == Py_None ? -1 : PyLong_AsLongLong(max_states);
-    lim->first_pass = first_pass == Py_None ? -1 : PyLong_AsLongLong(first_pass);
-    if (PyErr_Occurred()) return -1;
-    if (lim->time_limit < 0) lim->time_limit = -1.0;
+    if (read_count(node_limit, "node_limit", 0, &lim->node_limit) < 0 || read_count(max_states, "max_states", 0, &lim->max_states) < 0 ||
+        read_count(first_pass, "first_pass", 1, &lim->first_pass) < 0) /* a first pass of 0 would be cut at once, forever */
+        return -1;
+    lim->time_limit = -1.0;
+    if (time_limit == Py_None) return 0;
+    double seconds = PyFloat_AsDouble(time_limit);
+    if (seconds == -1.0 && PyErr_Occurred()) return -1;
+    if (!(seconds >= 0)) { /* NaN too: no deadline compares with it */
+        PyErr_SetString(PyExc_ValueError, "time_limit is a number of seconds, 0 or more, or None");
+        return -1;
+    }
+    lim->time_limit = seconds;
     return 0;
 }
 
@@ -41,24 +63,24 @@ static PyObject *search_slide(PyObject *self, PyObject *args, PyObject *kwargs) 
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*iippOOOO", names, &ranks, &rows, &cols, &thirteens, &strict, &node_limit,
                                      &time_limit, &max_states, &first_pass))
         return NULL;
+    uint8_t deal[MC_MAX_CARDS];
+    Py_ssize_t count = core_copy(&ranks, deal, sizeof deal);
+    PyBuffer_Release(&ranks);
     limits lim;
-    uint8_t root[1 + 104 / 2];
+    uint8_t root[1 + MC_MAX_CARDS / 2];
     size_t root_len;
-    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto fail;
-    if (slide_state(ranks.buf, (size_t)ranks.len, root, &root_len) < 0) {
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) return NULL;
+    if (count < 0 || slide_state(deal, (size_t)count, root, &root_len) < 0) {
         PyErr_SetString(PyExc_ValueError, "ranks: at most 104 cards, each of rank 1 to 13, eight of a rank at most");
-        goto fail;
+        return NULL;
+    }
+    if (!slide_grid_fits(rows, cols)) {
+        PyErr_SetString(PyExc_ValueError, "a grid the compiled core cannot hold");
+        return NULL;
     }
     space *sp = slide_space_new(rows, cols, thirteens, strict);
-    if (!sp) {
-        PyErr_SetString(PyExc_ValueError, "a grid the compiled core cannot hold");
-        goto fail;
-    }
-    PyBuffer_Release(&ranks);
+    if (!sp) return PyErr_NoMemory();
     return core_run(sp, root, root_len, &lim);
-fail:
-    PyBuffer_Release(&ranks);
-    return NULL;
 }
 
 static PyObject *search_columns(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -70,18 +92,18 @@ static PyObject *search_columns(PyObject *self, PyObject *args, PyObject *kwargs
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*iipOOOO", names, &state, &rank_list, &rows, &cols, &dead, &node_limit, &time_limit,
                                      &max_states, &first_pass))
         return NULL;
-    PyObject *out = NULL;
-    limits lim;
-    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
-    space *sp = column_space_new(rows, cols, rank_list.buf, (int)rank_list.len, state.buf, (size_t)state.len, dead);
-    if (!sp) {
-        PyErr_SetString(PyExc_ValueError, "not a Weddings deal and position the compiled core can read");
-        goto done;
-    }
-    out = core_run(sp, state.buf, (size_t)state.len, &lim);
-done:
+    uint8_t root[COLUMNS_MAX_STATE], deal[MC_MAX_CARDS];
+    Py_ssize_t root_len = core_copy(&state, root, sizeof root), total = core_copy(&rank_list, deal, sizeof deal);
     PyBuffer_Release(&state), PyBuffer_Release(&rank_list);
-    return out;
+    limits lim;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) return NULL;
+    if (root_len < 0 || total < 0 || !columns_readable(rows, cols, deal, (size_t)total, root, (size_t)root_len)) {
+        PyErr_SetString(PyExc_ValueError, "not a Weddings deal and position the compiled core can read");
+        return NULL;
+    }
+    space *sp = column_space_new(rows, cols, deal, (int)total, root, (size_t)root_len, dead);
+    if (!sp) return PyErr_NoMemory();
+    return core_run(sp, root, (size_t)root_len, &lim);
 }
 
 static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -94,23 +116,21 @@ static PyObject *search_arnold(PyObject *self, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*iiOOOOOO", names, &state, &codes, &takes, &homes, &up, &down, &deal_move,
                                      &redeal_class, &node_limit, &time_limit, &max_states, &first_pass))
         return NULL;
-    PyObject *out = NULL;
-    limits lim;
-    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
-    if (codes.len != 104 || takes.len != 8 * 13 || homes.len != 2 * 52 ||
-        !arnold_readable(codes.buf, takes.buf, homes.buf, up, down, state.buf, (size_t)state.len)) {
-        PyErr_SetString(PyExc_ValueError, "not a Matrimony deal and position the compiled core can read");
-        goto done;
-    }
-    space *sp = arnold_space_new(codes.buf, takes.buf, homes.buf, up, down, deal_move, redeal_class);
-    if (!sp) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    out = core_run(sp, state.buf, (size_t)state.len, &lim);
-done:
+    enum { CARDS = 104 };
+    uint8_t root[ARNOLD_MAX_STATE], deal[CARDS], order[CARDS], home[CARDS];
+    Py_ssize_t root_len = core_copy(&state, root, sizeof root);
+    int whole =
+        core_copy(&codes, deal, CARDS) == CARDS && core_copy(&takes, order, CARDS) == CARDS && core_copy(&homes, home, CARDS) == CARDS;
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&homes);
-    return out;
+    limits lim;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) return NULL;
+    if (root_len < 0 || !whole || !arnold_readable(deal, order, home, up, down, root, (size_t)root_len)) {
+        PyErr_SetString(PyExc_ValueError, "not a Matrimony deal and position the compiled core can read");
+        return NULL;
+    }
+    space *sp = arnold_space_new(deal, order, home, up, down, deal_move, redeal_class);
+    if (!sp) return PyErr_NoMemory();
+    return core_run(sp, root, (size_t)root_len, &lim);
 }
 
 static PyObject *shuffled(PyObject *self, PyObject *args) {
@@ -119,6 +139,10 @@ static PyObject *shuffled(PyObject *self, PyObject *args) {
     unsigned long long seed;
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "Kn", &seed, &n)) return NULL;
+    if (n < 0 || (unsigned long long)n > UINT32_MAX) { /* the shuffle draws 32-bit numbers below i + 1 */
+        PyErr_SetString(PyExc_ValueError, "n is from 0 to 2**32 - 1");
+        return NULL;
+    }
     twister t;
     twister_seed(&t, seed);
     PyObject *out = PyList_New(n);
@@ -133,7 +157,14 @@ static PyObject *shuffled(PyObject *self, PyObject *args) {
         Py_ssize_t j = twister_below(&t, (uint32_t)(i + 1)), tmp = order[i];
         order[i] = order[j], order[j] = tmp;
     }
-    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromSsize_t(order[i]));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromSsize_t(order[i]);
+        if (!item) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
     PyMem_Free(order);
     return out;
 }

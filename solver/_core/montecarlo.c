@@ -768,8 +768,14 @@ static void slide_release(space *base) {
     PyMem_RawFree(sp);
 }
 
+/* Whether the space can hold a grid of rows x cols (compared one side at a time first, so
+ * that no product of two ints overflows). */
+int slide_grid_fits(int rows, int cols) {
+    return rows >= 1 && cols >= 2 && rows <= MAX_GRID && cols <= MAX_GRID && rows * cols <= MAX_GRID;
+}
+
 space *slide_space_new(int rows, int cols, int thirteens, int strict) {
-    if (rows < 1 || cols < 2 || rows * cols > MAX_GRID) return NULL;
+    if (!slide_grid_fits(rows, cols)) return NULL; /* the callers ask first */
     slide_space *sp = PyMem_RawCalloc(1, sizeof *sp);
     if (!sp) return NULL;
     sp->base.expand = slide_expand;
@@ -794,12 +800,17 @@ space *slide_space_new(int rows, int cols, int thirteens, int strict) {
     return &sp->base;
 }
 
+_Static_assert(COLUMNS_MAX_STATE <= sizeof(((slide_space *)0)->root), "a Weddings state fits the space's copy of its root");
+_Static_assert(1 + MAX_CARDS / 2 <= CORE_MAX_STATE && COLUMNS_MAX_STATE <= CORE_MAX_STATE, "the search's table holds every state");
+
 /* Whether a Weddings deal and state are ones the space can read: one deck's ranks at most,
- * columns of at most 7 cards (3 bits a column count them), heights that add up. */
-static int columns_readable(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *state, size_t len) {
+ * columns of at most 7 cards (3 bits a column count them), heights that add up, and no rank
+ * more than four times in the grid and the stock together (so that no child holds more of
+ * a rank than the dead-position tests count). */
+int columns_readable(int rows, int cols, const uint8_t *rank_list, size_t total, const uint8_t *state, size_t len) {
     if (rows < 1 || rows > 7 || cols < 2 || cols > MAX_COLS || rows * cols > MAX_GRID || total < 1 || total > MAX_CARDS) return 0;
     int copies[14] = {0};
-    for (int k = 0; k < total; k++)
+    for (size_t k = 0; k < total; k++)
         if (rank_list[k] < 1 || rank_list[k] > 13 || ++copies[rank_list[k]] > 4) return 0;
     if (len < 1 + (size_t)cols || state[0] > total) return 0;
     size_t cards = 0;
@@ -808,13 +819,15 @@ static int columns_readable(int rows, int cols, const uint8_t *rank_list, int to
         cards += state[1 + c];
     }
     if (len != 1 + (size_t)cols + cards) return 0;
+    int held[14] = {0};
+    for (size_t k = state[0]; k < total; k++) held[rank_list[k]]++;
     for (size_t i = 1 + (size_t)cols; i < len; i++)
-        if (state[i] < 1 || state[i] > 13) return 0;
+        if (state[i] < 1 || state[i] > 13 || ++held[state[i]] > 4) return 0;
     return 1;
 }
 
 space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *root, size_t root_len, int root_dead) {
-    if (!columns_readable(rows, cols, rank_list, total, root, root_len) || root_len > sizeof(((slide_space *)0)->root)) return NULL;
+    if (total < 0 || !columns_readable(rows, cols, rank_list, (size_t)total, root, root_len)) return NULL; /* the callers ask first */
     space *base = slide_space_new(rows, cols, 0, 0);
     if (!base) return NULL;
     slide_space *sp = (slide_space *)base;

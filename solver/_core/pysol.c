@@ -495,6 +495,19 @@ static int cards_readable(const uint8_t *codes, const uint8_t *takes, const psta
     return 1;
 }
 
+/* The deal and the rules, copied from the caller's buffers (core_copy) and checked. */
+typedef struct {
+    uint8_t codes[DECK], takes[FOUNDATIONS * FOUNDATION_CARDS], down[SUITS], up[SUITS];
+} pysol_rules;
+
+static int read_rules(Py_buffer *codes, Py_buffer *takes, Py_buffer *down, Py_buffer *up, pysol_rules *out) {
+    return core_copy(codes, out->codes, DECK) == DECK && core_copy(takes, out->takes, sizeof out->takes) == (Py_ssize_t)sizeof out->takes &&
+           core_copy(down, out->down, SUITS) == SUITS && core_copy(up, out->up, SUITS) == SUITS &&
+           rules_readable(out->codes, out->takes, out->down, out->up);
+}
+
+_Static_assert(MAX_STATE <= CORE_MAX_STATE, "the search's table holds every state");
+
 PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *names[] = {"state", "codes", "takes", "down", "up", "ahead_states", "tangle_states", "tangles", "deal_move", "redeal_class",
@@ -506,30 +519,27 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
                                      &tangle_states, &tangles, &deal_move, &redeal_class, &node_limit, &time_limit, &max_states,
                                      &first_pass))
         return NULL;
-    PyObject *out = NULL;
-    pstate *root = PyMem_RawMalloc(sizeof *root);
-    if (!root) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (codes.len != DECK || takes.len != FOUNDATIONS * FOUNDATION_CARDS || down.len != SUITS || up.len != SUITS || ahead_states < 0 ||
-        tangle_states < 0 || !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || state.len > MAX_STATE ||
-        read_state(state.buf, (size_t)state.len, root) < 0 || !cards_readable(codes.buf, takes.buf, root)) {
-        PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal and position the compiled core can read");
-        goto done;
-    }
-    limits lim;
-    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) goto done;
-    space *sp = pysol_space_new(codes.buf, takes.buf, down.buf, up.buf, ahead_states, tangle_states, tangles, deal_move, redeal_class);
-    if (!sp) goto done;
     /* the search reads the root without the GIL: its own copy, which no thread can change */
     uint8_t copy[MAX_STATE];
-    memcpy(copy, state.buf, (size_t)state.len);
-    out = core_run(sp, copy, (size_t)state.len, &lim);
-done:
-    PyMem_RawFree(root);
+    pysol_rules rules;
+    Py_ssize_t len = core_copy(&state, copy, sizeof copy);
+    int readable = read_rules(&codes, &takes, &down, &up, &rules);
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
-    return out;
+    limits lim;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) return NULL;
+    pstate *root = PyMem_RawMalloc(sizeof *root);
+    if (!root) return PyErr_NoMemory();
+    readable = readable && len >= 0 && ahead_states >= 0 && tangle_states >= 0 && read_state(copy, (size_t)len, root) == 0 &&
+               cards_readable(rules.codes, rules.takes, root);
+    PyMem_RawFree(root);
+    if (!readable) {
+        PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal and position the compiled core can read");
+        return NULL;
+    }
+    space *sp =
+        pysol_space_new(rules.codes, rules.takes, rules.down, rules.up, ahead_states, tangle_states, tangles, deal_move, redeal_class);
+    if (!sp) return NULL;
+    return core_run(sp, copy, (size_t)len, &lim);
 }
 
 /* ---- one phase at a time, for beams (PysolPhaseSpace) ----
@@ -549,6 +559,7 @@ typedef struct {
     PyObject_HEAD
     pysol_space *sp;
     int outcomes, holds; /* holds < 0: any number */
+    int busy;            /* a method is using the scratch below (see phases_enter) */
     children kids;
     strings states, steps; /* node i's state and the step that reached it */
     phase_node *nodes;
@@ -694,6 +705,20 @@ unreadable:
     return -1;
 }
 
+/* A method that uses the object's scratch (its space's expansion, the walk's tables, the
+ * states read) takes it for the call: 0, or -1 with RuntimeError set when a call is under
+ * way. The methods never let go of the GIL, but Python code may run inside one (a garbage
+ * collection's callbacks and finalizers while it makes its answer), and that code may call
+ * the object again, or let another thread do so. */
+static int phases_enter(phases_object *ph) {
+    if (ph->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this PysolPhases is answering another call");
+        return -1;
+    }
+    ph->busy = 1;
+    return 0;
+}
+
 /* A state from Python: 0, or -1 with ValueError set. */
 static int state_arg(phases_object *ph, PyObject *arg, const uint8_t **state, Py_ssize_t *len) {
     char *buf;
@@ -713,47 +738,57 @@ static PyObject *phases_phase(PyObject *self, PyObject *args) {
     int check_ends;
     const uint8_t *state;
     Py_ssize_t len;
-    if (!PyArg_ParseTuple(args, "Sp", &state_obj, &check_ends) || state_arg(ph, state_obj, &state, &len) < 0) return NULL;
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    ph->sp->check_ends = check_ends;
-    int rc = walk_phase(ph, state, (size_t)len, out);
-    ph->sp->check_ends = 1;
-    if (rc < 0) Py_CLEAR(out);
+    if (!PyArg_ParseTuple(args, "Sp", &state_obj, &check_ends)) return NULL;
+    if (phases_enter(ph) < 0) return NULL;
+    PyObject *out = NULL;
+    if (state_arg(ph, state_obj, &state, &len) == 0 && (out = PyList_New(0))) {
+        ph->sp->check_ends = check_ends;
+        if (walk_phase(ph, state, (size_t)len, out) < 0) Py_CLEAR(out);
+        ph->sp->check_ends = 1;
+    }
+    ph->busy = 0;
     return out;
 }
 
 /* PysolPhaseSpace.greedy_phase: the exact space's first line through the phase and its end
  * before the end's lost test, as a list of one (steps, state) pair, or an empty list. */
-static PyObject *phases_greedy(PyObject *self, PyObject *arg) {
-    phases_object *ph = (phases_object *)self;
-    const uint8_t *state;
-    Py_ssize_t len;
-    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
-    uint8_t here[MAX_STATE];
-    size_t here_len = (size_t)len, plen = 0;
-    memcpy(here, state, here_len);
-    ph->sp->check_ends = 0;
+/* The first line through the phase from `here` (the end's state left in `here`), its steps
+ * in ph->path: their length (0: no line, as every step has bytes), or -1 with a Python error
+ * set. */
+static Py_ssize_t greedy_line(phases_object *ph, uint8_t *here, size_t *here_len) {
+    size_t plen = 0;
     for (;;) {
-        if (expand_kids(ph, here, here_len) < 0) {
-            ph->sp->check_ends = 1;
-            return NULL;
-        }
-        if (!ph->kids.states.count) {
-            ph->sp->check_ends = 1;
-            return PyList_New(0);
-        }
+        if (expand_kids(ph, here, *here_len) < 0) return -1;
+        if (!ph->kids.states.count) return 0;
         size_t clen, slen;
         const uint8_t *child = strings_at(&ph->kids.states, 0, &clen);
         const uint8_t *step = strings_at(&ph->kids.steps, 0, &slen);
         memcpy(ph->path + plen, step, slen);
         plen += slen;
         memcpy(here, child, clen);
-        here_len = clen;
-        if (step_ends_phase(step, child, clen)) break;
+        *here_len = clen;
+        if (step_ends_phase(step, child, clen)) return (Py_ssize_t)plen;
     }
-    ph->sp->check_ends = 1;
-    return Py_BuildValue("[(y#y#)]", ph->path, (Py_ssize_t)plen, here, (Py_ssize_t)here_len);
+}
+
+static PyObject *phases_greedy(PyObject *self, PyObject *arg) {
+    phases_object *ph = (phases_object *)self;
+    const uint8_t *state;
+    Py_ssize_t len;
+    if (phases_enter(ph) < 0) return NULL;
+    PyObject *out = NULL;
+    if (state_arg(ph, arg, &state, &len) == 0) {
+        uint8_t here[MAX_STATE];
+        size_t here_len = (size_t)len;
+        memcpy(here, state, here_len);
+        ph->sp->check_ends = 0;
+        Py_ssize_t plen = greedy_line(ph, here, &here_len);
+        ph->sp->check_ends = 1;
+        if (plen == 0) out = PyList_New(0);
+        else if (plen > 0) out = Py_BuildValue("[(y#y#)]", ph->path, plen, here, (Py_ssize_t)here_len);
+    }
+    ph->busy = 0;
+    return out;
 }
 
 /* PysolSpace.viable: won, or not lost with the redeals ahead. */
@@ -761,29 +796,36 @@ static PyObject *phases_viable(PyObject *self, PyObject *arg) {
     phases_object *ph = (phases_object *)self;
     const uint8_t *state;
     Py_ssize_t len;
-    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
-    if (is_won_counts(ph->parent.counts)) Py_RETURN_TRUE;
-    int lost = dead(ph->sp, &ph->parent, 1);
-    if (lost < 0) return PyErr_NoMemory();
-    return PyBool_FromLong(!lost);
+    if (phases_enter(ph) < 0) return NULL;
+    PyObject *out = NULL;
+    if (state_arg(ph, arg, &state, &len) == 0) {
+        int lost = is_won_counts(ph->parent.counts) ? 0 : dead(ph->sp, &ph->parent, 1);
+        out = lost < 0 ? PyErr_NoMemory() : PyBool_FromLong(!lost);
+    }
+    ph->busy = 0;
+    return out;
 }
 
 static PyObject *phases_won(PyObject *self, PyObject *arg) {
     phases_object *ph = (phases_object *)self;
     const uint8_t *state;
     Py_ssize_t len;
-    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
-    return PyBool_FromLong(is_won_counts(ph->parent.counts));
+    if (phases_enter(ph) < 0) return NULL;
+    int won = state_arg(ph, arg, &state, &len) == 0 ? is_won_counts(ph->parent.counts) : -1;
+    ph->busy = 0;
+    return won < 0 ? NULL : PyBool_FromLong(won);
 }
 
 static PyObject *phases_cards_down(PyObject *self, PyObject *arg) {
     phases_object *ph = (phases_object *)self;
     const uint8_t *state;
     Py_ssize_t len;
-    if (state_arg(ph, arg, &state, &len) < 0) return NULL;
-    int down = 0;
-    for (int f = 0; f < FOUNDATIONS; f++) down += ph->parent.counts[f];
-    return PyLong_FromLong(down);
+    if (phases_enter(ph) < 0) return NULL;
+    int down = -1;
+    if (state_arg(ph, arg, &state, &len) == 0)
+        for (int f = down = 0; f < FOUNDATIONS; f++) down += ph->parent.counts[f];
+    ph->busy = 0;
+    return down < 0 ? NULL : PyLong_FromLong(down);
 }
 
 /* The exact space's steps a phase's steps are made of, as PysolSpace gives them. */
@@ -843,21 +885,19 @@ PyObject *pysol_phases(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*iipOOii", names, &codes, &takes, &down, &up, &ahead_states, &tangle_states,
                                      &tangles, &deal_move, &redeal_class, &outcomes, &holds))
         return NULL;
-    phases_object *ph = NULL;
-    if (codes.len != DECK || takes.len != FOUNDATIONS * FOUNDATION_CARDS || down.len != SUITS || up.len != SUITS ||
-        !rules_readable(codes.buf, takes.buf, down.buf, up.buf) || outcomes < 1 || ahead_states < 0 || tangle_states < 0 || holds < -1 ||
-        holds > 250) {
+    pysol_rules rules;
+    int readable = read_rules(&codes, &takes, &down, &up, &rules);
+    PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
+    if (!readable || outcomes < 1 || ahead_states < 0 || tangle_states < 0 || holds < -1 || holds > 250) {
         PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal the compiled core can read");
-        goto done;
+        return NULL;
     }
-    ph = PyObject_New(phases_object, &phases_type);
-    if (!ph) goto done;
+    phases_object *ph = PyObject_New(phases_object, &phases_type);
+    if (!ph) return NULL;
     memset((char *)ph + sizeof(PyObject), 0, sizeof *ph - sizeof(PyObject));
     ph->outcomes = outcomes, ph->holds = holds;
-    ph->sp = (pysol_space *)pysol_space_new(codes.buf, takes.buf, down.buf, up.buf, ahead_states, tangle_states, tangles, deal_move,
+    ph->sp = (pysol_space *)pysol_space_new(rules.codes, rules.takes, rules.down, rules.up, ahead_states, tangle_states, tangles, deal_move,
                                             redeal_class);
     if (!ph->sp) Py_CLEAR(ph);
-done:
-    PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
     return (PyObject *)ph;
 }

@@ -867,6 +867,10 @@ static int check_holds(const char *name, const uint8_t *holds, Py_ssize_t len, i
         PyErr_Format(PyExc_ValueError, "%s must be %d bytes per hold, not %zd bytes", name, width, len);
         return -1;
     }
+    if (len / width > PILES * PILE_ROOM) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd holds, more than the piles have places", name, len / width);
+        return -1;
+    }
     for (Py_ssize_t i = 0; i < len; i += width) {
         int p = holds[i], h = holds[i + 1];
         if (p >= PILES || h >= lens[p]) {
@@ -881,47 +885,48 @@ static int check_holds(const char *name, const uint8_t *holds, Py_ssize_t len, i
     return 0;
 }
 
-/* The 16 piles of a sequence of bytes objects; the sequence (kept alive while the piles
- * are read) or NULL with ValueError set. */
-static PyObject *read_piles(PyObject *obj, const uint8_t *piles[PILES], uint8_t lens[PILES]) {
+/* The 16 piles of a sequence of bytes objects, copied into `cards` (the check runs without
+ * the GIL, while another thread may replace the sequence's items and free them); 0, or -1
+ * with ValueError set. */
+static int read_piles(PyObject *obj, uint8_t cards[PILES][PILE_ROOM], const uint8_t *piles[PILES], uint8_t lens[PILES]) {
     PyObject *seq = PySequence_Fast(obj, "piles must be a sequence of 16 bytes objects");
     if (!seq) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
             PyErr_SetString(PyExc_ValueError, "piles must be a sequence of 16 bytes objects");
         }
-        return NULL;
+        return -1;
     }
+    int rc = -1;
     if (PySequence_Fast_GET_SIZE(seq) != PILES) {
         PyErr_Format(PyExc_ValueError, "piles must be 16 piles, not %zd", PySequence_Fast_GET_SIZE(seq));
-        Py_DECREF(seq);
-        return NULL;
+        goto done;
     }
     for (int p = 0; p < PILES; p++) {
         PyObject *pile = PySequence_Fast_GET_ITEM(seq, p);
         if (!PyBytes_Check(pile)) {
             PyErr_Format(PyExc_ValueError, "pile %d must be bytes, not %s", p, Py_TYPE(pile)->tp_name);
-            Py_DECREF(seq);
-            return NULL;
+            goto done;
         }
         Py_ssize_t len = PyBytes_GET_SIZE(pile);
-        const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(pile);
         if (len > PILE_ROOM) {
             PyErr_Format(PyExc_ValueError, "pile %d holds %zd cards, more than %d", p, len, PILE_ROOM);
-            Py_DECREF(seq);
-            return NULL;
+            goto done;
         }
+        memcpy(cards[p], PyBytes_AS_STRING(pile), (size_t)len);
         for (Py_ssize_t h = 0; h < len; h++) {
-            if (cards[h] >= CODES) {
-                PyErr_Format(PyExc_ValueError, "pile %d, height %zd: %d is not a card code (0..51)", p, h, cards[h]);
-                Py_DECREF(seq);
-                return NULL;
+            if (cards[p][h] >= CODES) {
+                PyErr_Format(PyExc_ValueError, "pile %d, height %zd: %d is not a card code (0..51)", p, h, cards[p][h]);
+                goto done;
             }
         }
-        piles[p] = cards;
+        piles[p] = cards[p];
         lens[p] = (uint8_t)len;
     }
-    return seq;
+    rc = 0;
+done:
+    Py_DECREF(seq);
+    return rc;
 }
 
 PyObject *pysol_dead_py(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -949,14 +954,14 @@ PyObject *pysol_dead_py(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_Format(PyExc_ValueError, "stock must be 0..%d and rounds 0..%d, not %d and %d", DECK, ROUNDS, stock, rounds);
         return NULL;
     }
+    uint8_t cards[PILES][PILE_ROOM];
     const uint8_t *piles[PILES];
     uint8_t lens[PILES];
-    PyObject *seq = read_piles(piles_obj, piles, lens);
-    if (!seq) return NULL;
-    if (check_holds("frozen", (const uint8_t *)frozen, nfrozen, 3, lens) < 0 || check_holds("passed", (const uint8_t *)passed, npassed, 2, lens) < 0) {
-        Py_DECREF(seq);
+    if (read_piles(piles_obj, cards, piles, lens) < 0) return NULL;
+    /* (the bytes objects of y# cannot change, and the call's arguments keep them alive) */
+    if (check_holds("frozen", (const uint8_t *)frozen, nfrozen, 3, lens) < 0 ||
+        check_holds("passed", (const uint8_t *)passed, npassed, 2, lens) < 0)
         return NULL;
-    }
     pysol_dead *pd = pysol_dead_new((const uint8_t *)down, (const uint8_t *)up, (const uint8_t *)place, ahead_states, tangle_states);
     int answer = -1;
     if (pd) {
@@ -966,7 +971,6 @@ PyObject *pysol_dead_py(PyObject *self, PyObject *args, PyObject *kwargs) {
         Py_END_ALLOW_THREADS
         pysol_dead_free(pd);
     }
-    Py_DECREF(seq);
     if (answer < 0) return PyErr_NoMemory();
     return PyBool_FromLong(answer);
 }

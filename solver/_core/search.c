@@ -109,9 +109,11 @@ typedef struct {
     uint64_t hash;
     uint64_t at; /* where its bytes start in the arena */
     uint32_t pass; /* the last pass that generated it (0: none) */
-    uint16_t len;
+    uint16_t len; /* a state is at most CORE_MAX_STATE bytes: 24 bytes an entry, for tens of millions of states */
     uint8_t closed, used;
 } entry;
+
+_Static_assert(CORE_MAX_STATE <= UINT16_MAX, "an entry records the length of every state it may hold");
 
 typedef struct {
     entry *slots;
@@ -148,7 +150,7 @@ static int table_grow(table *t) {
 }
 
 /* The entry holding this state, made (unused by any pass, not closed) if new; NULL when
- * memory ran out. */
+ * memory ran out. The state is at most CORE_MAX_STATE bytes (the search checks). */
 static entry *table_find(table *t, const uint8_t *state, size_t len) {
     uint64_t h = core_hash(state, len);
     size_t k = h & (t->cap - 1);
@@ -199,7 +201,7 @@ typedef struct {
 } search;
 
 enum { PASS_WON, PASS_LOST, PASS_CUT, PASS_STOP, PASS_ERROR };
-enum { FAILED_MEMORY = 1, FAILED_EXPAND, FAILED_SIGNAL };
+enum { FAILED_MEMORY = 1, FAILED_EXPAND, FAILED_SIGNAL, FAILED_TOO_LONG };
 
 static double now(void) {
     struct timespec ts;
@@ -212,18 +214,32 @@ static int expand(search *s, size_t d, const uint8_t *state, size_t len, twister
     if (d == s->depth_cap) {
         size_t cap = s->depth_cap ? 2 * s->depth_cap : 64;
         frame *frames = PyMem_RawRealloc(s->frames, cap * sizeof *frames);
-        if (!frames) return -1;
+        if (!frames) {
+            s->failed = FAILED_MEMORY;
+            return -1;
+        }
         memset(frames + s->depth_cap, 0, (cap - s->depth_cap) * sizeof *frames);
         s->frames = frames, s->depth_cap = cap;
     }
     frame *f = &s->frames[d];
     strings_clear(&f->kids.states);
     strings_clear(&f->kids.steps);
-    if (s->sp->expand(s->sp, state, len, &f->kids) < 0) return -1;
+    if (s->sp->expand(s->sp, state, len, &f->kids) < 0) {
+        s->failed = FAILED_EXPAND;
+        return -1;
+    }
     size_t n = f->kids.states.count;
+    for (size_t i = 0, start = 0; i < n; start = f->kids.states.ends[i++])
+        if (f->kids.states.ends[i] - start > CORE_MAX_STATE) {
+            s->failed = FAILED_TOO_LONG;
+            return -1;
+        }
     if (n > f->cap_order) {
         size_t *order = PyMem_RawRealloc(f->order, n * sizeof *order);
-        if (!order) return -1;
+        if (!order) {
+            s->failed = FAILED_MEMORY;
+            return -1;
+        }
         f->order = order, f->cap_order = n;
     }
     for (size_t i = 0; i < n; i++) f->order[i] = i;
@@ -261,7 +277,7 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
     entry *e = table_find(&s->seen, root, root_len);
     if (!e) goto no_memory;
     e->pass = pass_id;
-    if (expand(s, 0, root, root_len, shuffle) < 0) goto cannot_expand;
+    if (expand(s, 0, root, root_len, shuffle) < 0) return PASS_ERROR;
     size_t depth = 0; /* the path holds depth + 1 states */
     for (;;) {
         frame *f = &s->frames[depth];
@@ -310,7 +326,7 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
             e->pass = pass_id;
             f->chosen = i;
             /* the child's bytes live in this frame, which the next expansion does not touch */
-            if (expand(s, depth + 1, child, len, shuffle) < 0) goto cannot_expand;
+            if (expand(s, depth + 1, child, len, shuffle) < 0) return PASS_ERROR;
             depth++;
             pushed = 1;
             break;
@@ -335,16 +351,19 @@ stop:
 no_memory:
     s->failed = FAILED_MEMORY;
     return PASS_ERROR;
-cannot_expand:
-    s->failed = FAILED_EXPAND;
-    return PASS_ERROR;
 }
+
+#define TOO_LONG "a state longer than the compiled search holds (65,535 bytes)"
 
 int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out) {
     search s;
     memset(&s, 0, sizeof s);
     memset(out, 0, sizeof *out);
     s.sp = sp, s.lim = lim, s.started = now();
+    if (root_len > CORE_MAX_STATE) {
+        PyErr_SetString(PyExc_ValueError, TOO_LONG);
+        return -1;
+    }
     if (sp->is_won(sp, root, root_len)) {
         out->verdict = VERDICT_WON;
         out->steps = PyList_New(0);
@@ -368,7 +387,8 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
     PyEval_RestoreThread(s.released);
     if (code == PASS_ERROR) {
         rc = -1;
-        if (s.failed == FAILED_EXPAND && sp->failure) PyErr_SetString(PyExc_RuntimeError, sp->failure);
+        if (s.failed == FAILED_EXPAND && sp->failure) PyErr_SetString(PyExc_ValueError, sp->failure); /* a position past the space */
+        else if (s.failed == FAILED_TOO_LONG) PyErr_SetString(PyExc_ValueError, TOO_LONG);
         else if (s.failed != FAILED_SIGNAL) PyErr_NoMemory();
     } else if (code == PASS_WON && won_line(&s, s.won_depth, s.won_last, out) < 0)
         rc = -1;
