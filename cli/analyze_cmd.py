@@ -140,7 +140,7 @@ def analyze_command(
         write_file(png, lambda path: draw_analysis(found, path))
 
 
-PICTURE_SECONDS = 2.5  # what drawing the picture takes (a second or two), kept from the time limit
+PICTURE_SECONDS = 4.0  # what drawing the picture takes (a second or two, twice that on a busy machine), kept from the time limit
 EXPORT_SHARE = 0.5  # of the time left after a picture's: what the analysis leaves the exports
 
 

@@ -406,8 +406,10 @@ def build(play: Play, max_states: int | None = None, deadline: float | None = No
     positions = deque([(0, start)])
     full = max_states is not None and len(sg) >= max_states
     while positions:
-        sg.stopped = room.passed() or sg.stopped
-        if sg.stopped in ("time_limit", "memory"):
+        if (passed := room.passed()) is not None:
+            # A graph that reached max_states was cut by it, whatever stops its edges later
+            # (but the memory, which is the more pressing to name).
+            sg.stopped = passed if sg.stopped is None or passed == "memory" else sg.stopped
             break  # what is left in `positions` stays unexplored
         node, pos = positions.popleft()
         if sg.won[node]:

@@ -672,7 +672,7 @@ static int build(graph_object *g, const uint8_t *start, long long max_states, do
     const char *failure = NULL;
     key_of(&g->ru, start, key);
     if (add_node(g, start, key, is_won(&g->ru, start)) == NO_NODE) goto memory;
-    int full = max_states >= 0 && (long long)g->n >= max_states;
+    int full = max_states >= 0 && (long long)g->n >= max_states, capped = 0;
     g->stopped = NULL;
     for (size_t v = 0; v < g->n; v++) {
         if ((v & 255) == 0 && PyErr_CheckSignals() < 0) return -1;
@@ -729,8 +729,11 @@ static int build(graph_object *g, const uint8_t *start, long long max_states, do
         }
         g->degree[v] = (uint32_t)(g->nedges - g->first_edge[v]);
         if (complete) g->flags[v] |= F_EXPLORED;
-        else g->stopped = "max_states";
+        else capped = 1;
     }
+    /* A graph that reached max_states was cut by it, whatever stopped the edges among its
+     * states later (but the memory, which is the more pressing to name). */
+    if (capped && !(g->stopped && strcmp(g->stopped, "memory") == 0)) g->stopped = "max_states";
     return 0;
 failed:
     if (failure) {
