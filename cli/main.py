@@ -25,6 +25,7 @@ from .common import CANNOT_WRITE, GAMES_HELP
 from .deal_cmd import deal_command
 from .hint_cmd import hint_command
 from .play_cmd import play_command
+from .pysolfc_cmd import pysolfc_group
 from .show_cmd import show_command
 from .solve_cmd import solve_command
 from .stats_cmd import stats_command
@@ -174,6 +175,6 @@ def cli() -> None:
 
 for command in (
     deal_command, solve_command, hint_command, play_command, show_command, verify_command, batch_command, stats_command, analyze_command,
-    winnable_command,
+    winnable_command, pysolfc_group,
 ):
     cli.add_command(command)

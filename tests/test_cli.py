@@ -167,7 +167,7 @@ def test_group_help_lists_every_command() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: wedlock [OPTIONS] COMMAND [ARGS]...\n")
     commands = re.findall(r"^  (\w+)\s{2,}", result.stdout.split("Commands:\n", 1)[1], re.M)
-    assert sorted(commands) == ["analyze", "batch", "deal", "hint", "play", "show", "solve", "stats", "verify", "winnable"]
+    assert sorted(commands) == ["analyze", "batch", "deal", "hint", "play", "pysolfc", "show", "solve", "stats", "verify", "winnable"]
 
 
 @pytest.mark.parametrize(

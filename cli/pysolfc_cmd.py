@@ -1,0 +1,10 @@
+"""`wedlock pysolfc`: wedlock and PySolFC, the program most players of these games use."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group("pysolfc")
+def pysolfc_group() -> None:
+    """wedlock inside PySolFC: its plugin, and seed pools of winnable deals in its format."""
