@@ -153,6 +153,7 @@ def matrimony_positions(name: str):
         yield table, random_line(table, random.Random(seed), rounds=15)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["arnold", "pysol"])
 def test_matrimony_figures_match_brute_force(name: str) -> None:
     outcomes = set()
@@ -274,6 +275,7 @@ def test_monte_carlo_fast_phases_equal_the_move_by_move_walk(name: str) -> None:
                 assert table.key(after) == key and len(exit.line) == len(other.line)
 
 
+@pytest.mark.slow
 def test_matrimony_pysol_shortest_wins_replay_with_their_shifts() -> None:
     # The printed line must include every shift a PySolFC player makes, to make room for a
     # play and to put a suit that reaches 13 cards into the arrangement the analysis keeps.

@@ -88,6 +88,7 @@ def test_the_cores_shuffle_is_pythons(seed: int, n: int) -> None:
     assert core._core.shuffled(seed, n) == expected
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("name", MONTE_CARLO)
 def test_same_answers_on_whole_deals_and_random_lines(name: str) -> None:
@@ -112,6 +113,7 @@ LIMITS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @needs_core
 @settings(max_examples=300, deadline=None)
 @given(name=st.sampled_from(MONTE_CARLO), seed=st.integers(0, 10**6), left=st.integers(4, 104), limits=LIMITS)
@@ -132,6 +134,7 @@ def test_a_time_limit_ends_the_compiled_search_as_unknown() -> None:
     assert out.verdict == "unknown" and out.limit == "time_limit" and out.reason == "time limit 0s reached"
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("name", MONTE_CARLO)
 def test_the_published_verdicts_for_a_sample_of_each_table(name: str) -> None:
@@ -170,6 +173,7 @@ def arnold_position(number: int, seed: int | None = None) -> ArnoldSpace:
     return ArnoldSpace(table, state)
 
 
+@pytest.mark.slow
 @needs_core
 def test_same_answers_on_arnolds_matrimony() -> None:
     """300 numbered deals from their start and 300 positions along random lines."""
@@ -180,6 +184,7 @@ def test_same_answers_on_arnolds_matrimony() -> None:
         assert_same(*both(arnold_position(number, rng.randrange(1, 10**6)), Limits()), number)
 
 
+@pytest.mark.slow
 @needs_core
 @settings(max_examples=150, deadline=None)
 @given(number=st.integers(1, 10**9), seed=st.integers(1, 10**6), limits=LIMITS)
@@ -187,6 +192,7 @@ def test_same_answers_on_arnolds_matrimony_under_every_limit(number: int, seed: 
     assert_same(*both(arnold_position(number, seed), limits), (number, seed, limits))
 
 
+@pytest.mark.slow
 @needs_core
 def test_arnolds_published_verdicts_for_a_sample() -> None:
     rng = random.Random("arnold tables")

@@ -62,6 +62,7 @@ def test_the_phase_spaces_are_not_taken_for_the_exact_one() -> None:
     assert PysolPhaseSpace(table).native() is None and PysolFinishSpace(table).native() is None
 
 
+@pytest.mark.slow
 def test_same_answers_after_every_number_of_redeals() -> None:
     """Positions along random lines of 68 deals, four after each number of redeals (0-16),
     each searched within 600 nodes (most of the late ones end sooner)."""
@@ -83,6 +84,7 @@ def winning_line(number: int, seconds: float = 60) -> tuple[Move, ...] | None:
     return tuple(out.moves) if out.verdict == WON else None
 
 
+@pytest.mark.slow
 def test_same_wins_on_and_off_winning_lines() -> None:
     """Positions right after each of the last six deals and redeals of a win, and a few
     random plays away from them: many are won, and the winning steps must be the same and
@@ -125,6 +127,7 @@ LIMITS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(number=st.integers(1, 10**9), seed=st.integers(0, 10**6), rounds=st.integers(0, PILES), limits=LIMITS)
 def test_same_answers_under_every_limit(number: int, seed: int, rounds: int, limits: Limits) -> None:
@@ -137,6 +140,7 @@ def test_a_time_limit_ends_the_compiled_search_as_unknown() -> None:
     assert out.verdict == UNKNOWN and out.limit == "time_limit" and out.reason == "time limit 0s reached"
 
 
+@pytest.mark.slow
 def test_the_published_verdicts_for_a_sample() -> None:
     """Deals of the published table that it says are won: the solver wins them with the
     compiled core, and from the position right after the last deal of that win both searches
@@ -237,6 +241,7 @@ def test_the_compiled_phases_end_where_the_python_ones_do(holds: int | None, out
     assert compared >= 20, compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "holds", "playouts", "seed"), [(4, 2, True, 0), (16, 2, True, 0), (32, 1, False, 1), (8, None, False, 2)])
 def test_beams_over_the_compiled_phases_are_the_python_beams(width: int, holds: int | None, playouts: bool, seed: int) -> None:
     """The same verdict, nodes and winning moves, deal by deal (the beams of the quick stages)."""
@@ -269,6 +274,7 @@ def test_finishing_beams_over_the_compiled_phases_are_the_python_ones() -> None:
     assert handed >= 2, handed
 
 
+@pytest.mark.slow
 def test_the_quick_stages_run_over_the_compiled_phases_and_find_the_same_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     for number in (1, 7, 8):
         cards = table_of(number).deal

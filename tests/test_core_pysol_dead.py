@@ -182,6 +182,7 @@ def random_holds(rng: random.Random, pos: Position) -> Holds:
     return frozen, passed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("games", [range(1, 9), range(9, 17), range(17, 25), range(25, 33)])
 def test_late_positions_of_random_lines(games: range, reference: Reference) -> None:
     rng = random.Random(games.start)
@@ -222,6 +223,7 @@ def search_calls(table: Table, start: Position, states: int) -> Iterator[tuple[P
     return iter(space.calls)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("games", [(2, 4, 6, 8, 10), (12, 14, 16, 18, 20)])
 def test_positions_a_real_search_tests(games: tuple[int, ...], reference: Reference) -> None:
     rng = random.Random(games[0])
@@ -283,6 +285,7 @@ class SharedChecker:
         self.free(self.handle)
 
 
+@pytest.mark.slow
 def test_one_checker_answers_alike_across_many_checks() -> None:
     if not hasattr(ctypes.CDLL(core._core.__file__), "pysol_dead_check"):
         pytest.skip("the extension does not export the C functions")

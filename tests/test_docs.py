@@ -99,6 +99,7 @@ def load_table_script():
     return data_table
 
 
+@pytest.mark.slow
 def test_data_readme_table_is_what_the_files_hold() -> None:
     data_table = load_table_script()
     text = (ROOT / "data" / "README.md").read_text(encoding="utf-8")

@@ -175,6 +175,7 @@ def stuck_ends(table: Table, pos: Position, cap: int) -> set | None:
     return ends
 
 
+@pytest.mark.slow
 def test_arnold_phases_reach_exactly_the_stuck_positions_of_all_play_orders() -> None:
     # The safe plays of a phase (ArnoldSpace.safe) only skip orders of play: the phase ends
     # where plain play ends, neither fewer nor more. Checked on every phase the search of 60
@@ -249,6 +250,7 @@ def pysol_positions():
         yield from on_and_off_line(PYSOL, game, 6)
 
 
+@pytest.mark.slow
 def test_pysol_spaces_agree_with_plain_search() -> None:
     verdicts = {WON: 0, LOST: 0}
     for n, (table, pos, line) in enumerate(pysol_positions()):
@@ -352,6 +354,7 @@ def test_pysol_wins_replay_with_shifts_where_needed(game: int) -> None:
     assert referee(PYSOL, deal_of(game), line).won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", (2, 6))
 def test_beams_win_deals_the_greedy_lines_lose(game: int) -> None:
     # The greedy space holds no win of these deals; a beam over the hold space finds one
@@ -364,6 +367,7 @@ def test_beams_win_deals_the_greedy_lines_lose(game: int) -> None:
     assert referee(PYSOL, table.deal, hold.moves(out.steps)).won
 
 
+@pytest.mark.slow
 def test_a_beam_over_whole_phases_wins_where_the_hold_beams_do_not() -> None:
     table = Table(PYSOL, deal_of(20))
     hold = PysolHoldSpace(table)
@@ -374,6 +378,7 @@ def test_a_beam_over_whole_phases_wins_where_the_hold_beams_do_not() -> None:
     assert referee(PYSOL, table.deal, phases.moves(out.steps)).won
 
 
+@pytest.mark.slow
 def test_a_beam_with_another_seed_wins_where_seed_0_does_not() -> None:
     # Ties between equal scores are broken at random: on game 94 the seed-0 beam keeps lines
     # that all die, seed 1 keeps a winning one. Hence the re-seeded stages of QUICK_STAGES.
@@ -583,6 +588,7 @@ def test_exact_space_wins_where_the_greedy_search_does_not(monkeypatch: pytest.M
     assert greedy_lost >= 3
 
 
+@pytest.mark.slow
 def test_pysol_dead_positions_are_lost_and_won_positions_are_not_dead() -> None:
     # The one-suit relaxation (pysol_dead.py), with the redeals to come, may only cut
     # positions the plain search loses.
@@ -639,6 +645,7 @@ def test_two_suits_can_tangle_where_each_alone_is_fine() -> None:
         assert solve(PysolSpace(table, pos), EXHAUSTIVE).verdict == verdict
 
 
+@pytest.mark.slow
 def test_tangled_positions_are_lost() -> None:
     # The two-suit relaxation (pysol_tangle.py) may only cut positions the plain search
     # does not win, on late positions of random lines where it cuts.
@@ -747,6 +754,7 @@ def pysol_endings(draw) -> Position:
     return Position(tuple(bytes(p) for p in piles), tuple(counts), DECK, rounds)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(pysol_endings())
 def test_pysol_exact_space_agrees_with_plain_search_on_made_up_endings(pos: Position) -> None:

@@ -166,6 +166,7 @@ def candidate_moves(pos: Position) -> list:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_referee_and_move_generator_agree_over_random_games(name: str) -> None:
     rules = RULE_SETS[name]

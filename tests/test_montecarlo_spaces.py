@@ -57,6 +57,7 @@ def _won_deal(rules, game: int):
     return deal, GAME.solve(rules, deal, Limits(time_limit=10))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_solver_spaces_agree_with_plain_search(name: str) -> None:
     rules = RULE_SETS[name]

@@ -100,6 +100,7 @@ def late_on_a_win(rules: MonteCarloRules, number: int, left: int) -> tuple[Table
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MONTE_CARLO)
 def test_whole_graphs_of_late_positions_are_the_same(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     rules = RULE_SETS[name]
@@ -116,6 +117,7 @@ def test_whole_graphs_of_late_positions_are_the_same(monkeypatch: pytest.MonkeyP
     assert won, "the positions include wins"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MONTE_CARLO)
 def test_cut_graphs_of_whole_deals_are_the_same(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     rules = RULE_SETS[name]

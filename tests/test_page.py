@@ -23,7 +23,14 @@ ROOT = Path(__file__).parent.parent
 SHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = os.environ.get("WEDLOCK_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
-WINS = [("monte-carlo", 12345, "pysol"), ("monte-carlo", 2506, "weddings"), ("monte-carlo", 1, "2decks"), ("matrimony", 2, "arnold"), ("matrimony", 2, "pysol")]
+# Each long win is stepped through whole in the browser: the Matrimony ones (hundreds of moves) in the slow tier.
+WINS = [
+    ("monte-carlo", 12345, "pysol"),
+    ("monte-carlo", 2506, "weddings"),
+    ("monte-carlo", 1, "2decks"),
+    pytest.param("matrimony", 2, "arnold", marks=pytest.mark.slow),
+    pytest.param("matrimony", 2, "pysol", marks=pytest.mark.slow),
+]
 
 
 @pytest.fixture(scope="module")

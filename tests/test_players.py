@@ -72,6 +72,7 @@ def test_when_few_orderings_remain_each_is_weighed_once() -> None:
     assert len(fewer) == max(distinct - 1, 1)  # a sample, when there are more than it holds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, rules", [("monte-carlo", "pysol"), ("monte-carlo", "strict"), ("matrimony", "arnold")])
 def test_the_perfect_player_wins_whenever_any_player_does_and_every_win_replays(game: str, rules: str) -> None:
     for number in range(1, 13):

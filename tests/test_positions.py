@@ -136,6 +136,7 @@ def exhaustive(position: wedlock.Position, states: int) -> str | None:
     return None if out.verdict == "unknown" else out.verdict
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, rules", RULE_SETS)
 def test_each_class_of_each_move_is_the_plain_searchs_verdict(game: str, rules: str) -> None:
     """Along random lines, late enough for the plain search to finish: a move that keeps

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,6 +96,7 @@ def peak_memory_of_stats(path: Path) -> int:
     return int(done.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_stats_memory_does_not_grow_with_the_lines(tmp_path: Path) -> None:
     rng = random.Random(3)
     sizes = {}

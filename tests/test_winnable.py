@@ -22,6 +22,7 @@ PAIRS = [("monte-carlo", r) for r in ("pysol", "strict", "5x4", "thirteens", "we
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, rules", PAIRS)
 def test_each_shipped_table_is_what_its_results_files_say(game: str, rules: str) -> None:
     shipped = table(game, rules)
