@@ -102,8 +102,9 @@ def bounded(text: str, what: str = "") -> str:
 
 
 def _too_many_bytes(size: int | None, unit: str = "bytes") -> str:
-    held = f"{size:,} {unit}" if size is not None else f"more than {MOST_BYTES:,} bytes"
-    return f"{held}, more than the {MOST_BYTES:,} an input may hold"
+    if size is None:  # a stream, read no further than the bound
+        return f"more than the {MOST_BYTES:,} bytes an input may hold"
+    return f"{size:,} {unit}, more than the {MOST_BYTES:,} an input may hold"
 
 
 def why_unreadable(err: OSError | UnicodeDecodeError | InputTooLarge) -> str:
