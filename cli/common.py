@@ -24,6 +24,7 @@ from wedlock.input_files import UNREADABLE, read_text, read_text_from, why_unrea
 from wedlock.movefile import named_in
 from wedlock.numbering import GameNumber
 from wedlock.pipeline import Deal, Position, deal, deal_from_file
+from wedlock.players import MOST_SAMPLES, SAMPLE_SECONDS, SAMPLES
 from wedlock.positions import position
 from wedlock.search import MOST
 from wedlock.shown import printable
@@ -207,6 +208,29 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON i
 def count_option(name: str, default: int, help: str) -> Callable:
     """An option taking a positive whole number, its default shown in --help."""
     return click.option(name, type=COUNT, default=default, help=f"{help} [default: {default:,}]")
+
+
+def no_peek_options(when: str) -> Callable:
+    """--samples and --sample-time: the orderings of the unseen cards a no-peek decision
+    weighs, and the limit of each search in one; `when` starts their help."""
+
+    def add(command: Callable) -> Callable:
+        command = click.option(
+            "--sample-time",
+            type=Seconds(),
+            default=f"{SAMPLE_SECONDS:g}",
+            show_default=True,
+            help=f"{when} each search of a choice in an ordering; past it, no win is counted; 'none' for no limit.",
+        )(command)
+        return click.option(
+            "--samples",
+            type=click.IntRange(min=1, max=MOST_SAMPLES),
+            default=SAMPLES,
+            show_default=True,
+            help=f"{when} orderings of the unseen cards a decision weighs.",
+        )(command)
+
+    return add
 
 
 def playouts_option(help: str) -> Callable:
