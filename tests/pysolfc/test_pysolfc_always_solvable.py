@@ -78,6 +78,24 @@ def test_make_patch_remakes_the_patch_from_the_tables(tmp_path: Path) -> None:
     assert (tmp_path / "always-solvable.patch").read_text() == PATCH.read_text()
 
 
+def test_the_patched_files_pass_flake8_as_pysolfcs_ci_runs_it(tmp_path: Path) -> None:
+    repository = git_repository()
+    version = subprocess.run([sys.executable, "-m", "flake8", "--version"], capture_output=True, text=True)
+    if version.returncode != 0 or "import_order" not in version.stdout.replace("-", "_"):
+        pytest.skip("PySolFC's CI runs flake8 with flake8-import-order: pip install flake8 flake8-import-order")
+    export_master(repository, tmp_path)
+    config = subprocess.run(["git", "-C", str(repository), "show", "master:setup.cfg"], capture_output=True, text=True, check=True)
+    (tmp_path / "setup.cfg").write_text(config.stdout)  # its [flake8] section
+    subprocess.run(["git", "apply", str(PATCH)], cwd=tmp_path, check=True)
+    touched = sorted({line.split(" b/", 1)[1] for line in PATCH.read_text().splitlines() if line.startswith("diff --git ")})
+    python = [name for name in touched if name.endswith(".py")]
+    assert len(python) == 8
+    lint = subprocess.run([sys.executable, "-m", "flake8", "--show-source", *python], cwd=tmp_path, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout
+    spaces = [name for name in touched if any(line != line.rstrip() for line in (tmp_path / name).read_text().splitlines())]
+    assert spaces == []  # PySolFC's tests also refuse trailing spaces in .py and .html files
+
+
 @pytest.fixture(scope="module")
 def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What always_solvable_probe.py prints, run on a patched copy of the tree given."""
