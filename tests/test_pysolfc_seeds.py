@@ -14,6 +14,7 @@ import wedlock
 from wedlock.cli.main import cli
 from wedlock.pysolfc.seeds import ALWAYS_SOLVABLE, POOL_SIZE, NotAPool, PoolError, module_text, pool, pool_numbers
 from wedlock.search import Verdict
+from wedlock.tables import table
 
 ROOT = Path(__file__).parent.parent
 PATCH = ROOT / "contrib" / "pysolfc" / "always-solvable.patch"
@@ -171,3 +172,22 @@ def test_the_patch_registers_each_pools_game_under_its_id_and_name() -> None:
 def test_a_pool_module_is_what_module_text_writes() -> None:
     chosen = pool("matrimony", count=10, seed="t")
     assert pool_numbers(module_text(chosen)) == chosen.numbers
+
+
+def test_the_readmes_pool_table_is_what_the_patch_holds() -> None:
+    readme = (ROOT / "contrib" / "pysolfc" / "README.md").read_text()
+    files = new_files(PATCH.read_text())
+    rows = re.findall(r"^\| ([^|]+) \| ([\d,]+) won of games 1-([\d,]+)[^|]* \| ([\d,]+) \|$", readme, re.M)
+    assert len(rows) == len(ALWAYS_SOLVABLE)
+    sizes = 0
+    for ((game, rules), (_, name, module)), (shown, won, last, size) in zip(ALWAYS_SOLVABLE.items(), rows):
+        known = table(game, rules)
+        assert known is not None
+        assert name.startswith(shown.strip()) and (int(won.replace(",", "")), int(last.replace(",", ""))) == (
+            known.counts()["won"],
+            known.last,
+        )
+        text = files[POOLS + module + ".py"]
+        assert len(text.encode()) == int(size.replace(",", "")), module
+        sizes += len(text.encode())
+    assert f"the four pools together are {sizes:,} bytes" in " ".join(readme.split())
