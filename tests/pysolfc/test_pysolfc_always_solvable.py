@@ -184,3 +184,11 @@ def test_fresh_deals_are_won_by_wedlock(probed: dict[str, Any]) -> None:
         assert Verdict.LOST not in solved
         # Matrimony's hardest deals take minutes: the table holds their proof; most solve again here.
         assert solved.count(Verdict.WON) >= 0.9 * len(numbers), (game_id, solved.count(Verdict.WON), len(numbers))
+
+
+def test_the_ids_and_names_are_free_in_the_tree_given(pysolfc: Any) -> None:
+    gamedb = pysolfc.load().gamedb
+    for game_id, name, _ in ALWAYS_SOLVABLE.values():
+        assert gamedb.GAME_DB.get(game_id) is None, game_id
+        assert gamedb.GAME_DB.getGameByName(name) is None, name
+        assert not gamedb.GI.PROTECTED_GAMES.get(game_id)
