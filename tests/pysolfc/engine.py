@@ -104,6 +104,8 @@ def _view_module() -> types.ModuleType:
     view = types.ModuleType("pysollib.pysoltk")
 
     def anything(name: str) -> Any:
+        if name.startswith("__"):  # `__file__` and the like: absent, as tools that walk sys.modules expect
+            raise AttributeError(name)
         return name if name.isupper() else Nothing
 
     view.__getattr__ = anything  # type: ignore[attr-defined]
