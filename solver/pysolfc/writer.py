@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 from ..errors import SavedGameError
 from ..numbering import GameNumber, shuffled
-from ..pipeline import Position, Solution, SolverFault
+from ..pipeline import Deal, Position, Solution, SolverFault
 from ..search import Verdict
 from . import ids
 from .atomic import Atomic, Flip, Layout, MoveCards, NextRound, Step, played
@@ -35,16 +34,11 @@ def save_bytes(solution: Solution, now: float | None = None) -> bytes:
     """The save of a win (a `Solution` whose verdict is won), written at `now` (seconds
     since the epoch; the current time when None)."""
     chosen = solution.deal
-    game_id = ids.game_id(chosen.game.name, chosen.rules.name)
-    if game_id is None:
-        raise SavedGameError(f"PySolFC has no game with the rules of {chosen.title}: no save can be written for it")
-    if chosen.number is None:
-        raise SavedGameError("a PySolFC save needs a game number; this deal was given card by card")
+    game_id, number = writable_in_pysolfc(chosen)
     if solution.verdict != Verdict.WON:
         raise SavedGameError(f"{chosen.label} is {solution.verdict.value}, not won: only a win can be written as a PySolFC save")
     start = _start_layout(solution.position, chosen)
     history = _history(solution, start)
-    number = GameNumber.parse(chosen.number)
     written = time.time() if now is None else now
     parts: list[Any] = [MAGIC, ".".join(map(str, NEWEST)), NEWEST, 0, GAME_VERSION, game_id]
     parts += [MS_LONG_BIT | number.seed if number.microsoft else number.seed, _generator_state(number, chosen.game.decks(chosen.rules))]
@@ -59,11 +53,17 @@ def save_bytes(solution: Solution, now: float | None = None) -> bytes:
     return b"".join(dumps(part) for part in parts)
 
 
-def write(solution: Solution, path: str | Path) -> None:
-    """Write the save of a win to `path` (see `save_bytes`)."""
-    data = save_bytes(solution)
-    with open(path, "wb") as f:
-        f.write(data)
+def writable_in_pysolfc(start: Deal | Position) -> tuple[int, GameNumber]:
+    """PySolFC's id of the game a deal or position is of, and the deal's number, when a
+    save of it can be written: PySolFC has the game, and the deal is one of its numbered
+    deals."""
+    chosen = start.deal if isinstance(start, Position) else start
+    game_id = ids.game_id(chosen.game.name, chosen.rules.name)
+    if game_id is None:
+        raise SavedGameError(f"PySolFC has no game with the rules of {chosen.title}: it cannot open a save of it")
+    if chosen.number is None:
+        raise SavedGameError("a PySolFC save needs a game number; this deal was given card by card")
+    return game_id, GameNumber.parse(chosen.number)
 
 
 def _start_layout(start: Position | None, chosen: Any) -> Layout:
