@@ -342,7 +342,12 @@ def saved_start(
         except UNREADABLE as err:
             raise BadInput(f"cannot read stdin: {why_unreadable(err)}") from None
     start = position(game_name, number, rules_name, pysolfc_save=source)
-    label = f"{start.deal.label}, saved in {shown_name(pysolfc_save)} after {counted(len(start.moves), 'move')}"
+    if start.typed:  # a save wedlock wrote of a game under way: its history starts there
+        label = f"{start.deal.label}, the position saved in {shown_name(pysolfc_save)}"
+        if start.moves:
+            label += f", then {counted(len(start.moves), 'move')}"
+    else:
+        label = f"{start.deal.label}, saved in {shown_name(pysolfc_save)} after {counted(len(start.moves), 'move')}"
     if after_file is not None:
         saved = len(start.moves)
         start = position(start.deal.game, start, after=_read(after_file, "moves"))

@@ -113,5 +113,20 @@ def played(layout: Layout, step: Step, talon: int, max_round: int) -> Layout:
     return Layout(tuple(map(tuple, stacks)), talon_round)
 
 
+def unplayed(layout: Layout, step: Step, talon: int) -> Layout:
+    """The layout before a step, given the layout after it (what PySolFC's Undo does); a
+    SavedGameError when the step cannot have led there."""
+    for atomic in reversed(step):
+        if isinstance(atomic, NextRound):
+            if atomic.stack != talon or layout.talon_round <= 1:
+                raise SavedGameError(f"a new round on stack {atomic.stack} before the first")
+            layout = Layout(layout.stacks, layout.talon_round - 1)
+            continue
+        if isinstance(atomic, MoveCards):
+            atomic = MoveCards(atomic.ncards, atomic.target, atomic.source)
+        layout = played(layout, (atomic,), talon, layout.talon_round)
+    return layout
+
+
 def _is_stack(stack: int, stacks: list[list[Card]]) -> bool:
     return 0 <= stack < len(stacks)

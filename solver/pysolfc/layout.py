@@ -70,6 +70,23 @@ def layout_of(seen: Any, order: Sequence[int] | None = None) -> Layout:
     raise SavedGameError(f"not a position of a game PySolFC has: {type(seen).__name__}")
 
 
+def seen_of(rules: Any, layout: Layout) -> Any:
+    """The position a layout shows, as the referee keeps it (`verify.Table`), whichever
+    copy of a card lies where; a SavedGameError when no position of the game looks so."""
+
+    def cards(stack: int) -> tuple[Card, ...]:
+        return tuple(Card.from_id(card) for card, _ in layout.cards(stack))
+
+    stock = cards(ids.MATRIMONY_TALON if isinstance(rules, MatrimonyRules) else ids.MONTE_CARLO_TALON)[::-1]
+    if isinstance(rules, MatrimonyRules):
+        foundations = tuple(cards(f) for f in ids.MATRIMONY_FOUNDATIONS)
+        return matrimony.Table(tuple(cards(p) for p in ids.MATRIMONY_PILES), foundations, stock, layout.talon_round - 1)
+    if any(len(layout.cards(cell)) > 1 for cell in range(ids.CELLS)):
+        raise SavedGameError("a cell of the grid holds more than one card")
+    grid = tuple(cards(cell)[0] if layout.cards(cell) else None for cell in range(ids.CELLS))
+    return montecarlo.Table(grid, stock, cards(ids.MONTE_CARLO_FOUNDATION))
+
+
 def same_cards(a: Layout, b: Layout) -> bool:
     """Whether two layouts hold the same cards the same way up in every stack, and the
     same round, whichever copy of a card lies where."""

@@ -5,20 +5,21 @@ deal after those moves (the played part of the history: steps past its place are
 moves, kept for Redo), each one read as a wedlock move, judged by the referee, and checked
 to be the very step PySolFC records for it. The cards of the save must then lie where
 those moves put them, card by card and in every stack: a save whose cards and history
-disagree is refused.
+disagree is refused. A save wedlock writes of a game under way starts its history there
+instead of at the deal; that position must be one the deal can reach.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import IllegalMoveError, SavedGameError
+from ..errors import IllegalMoveError, PositionError, SavedGameError
 from ..lines import Line
 from ..pipeline import Deal, Position, deal
 from ..shown import printable
-from .atomic import Layout, played, shape
+from .atomic import Layout, played, shape, unplayed
 from .history import move_for, step_for
-from .layout import layout_of, same_cards, start_layout, talon_of
+from .layout import layout_of, same_cards, seen_of, start_layout, talon_of
 from .saves import SavedGame, read
 
 
@@ -33,15 +34,23 @@ def saved_position(source: str | Path | bytes) -> Position:
 
 
 def position_of(saved: SavedGame) -> Position:
-    """The position a save's played moves reach from its deal, checked against its cards."""
+    """The position a save's played moves reach, checked against its cards. The history
+    starts at the deal, or (a save wedlock wrote of a game under way) at a position that
+    must be one the deal can reach, read as a position typed from the screen is."""
     game_name, rules_name = saved.names
     chosen = deal(game_name, saved.number, rules_name)
     game, rules = chosen.game, chosen.rules
-    layout = start_layout(chosen)
-    seen = game.opening(rules, chosen.cards)
-    talon, last_round = talon_of(seen)
-    moves = []
-    for number, step in enumerate(saved.history[: saved.index], 1):
+    talon, last_round = talon_of(game.opening(rules, chosen.cards))
+    played_steps = saved.history[: saved.index]
+    layout = saved.layout
+    for step in reversed(played_steps):
+        layout = unplayed(layout, step, talon)
+    if layout == start_layout(chosen):
+        start = Position(chosen, game.opening(rules, chosen.cards))
+    else:
+        start = Position(chosen, _typed(chosen, layout), typed=True)
+    seen, moves = start.seen, []
+    for number, step in enumerate(played_steps, 1):
         move = move_for(rules, seen, step)
         try:
             seen = game.after(rules, seen, move)
@@ -51,13 +60,22 @@ def position_of(saved: SavedGame) -> Position:
             raise SavedGameError(f"move {number} of the saved game ({game.move_text(rules, move)}) is not what PySolFC records for it")
         layout = played(layout, step, talon, last_round)
         moves.append(move)
-    _check_cards(chosen, saved.layout, layout, seen)
-    return Position(chosen, seen, Line.of(game, rules, moves))
+    if layout != saved.layout or not same_cards(layout, layout_of(seen)):
+        raise SavedGameError(f"its cards are not where its moves put them in {chosen.label}")
+    return Position(chosen, seen, Line.of(game, rules, moves), start.typed)
 
 
-def _check_cards(chosen: Deal, in_file: Layout, reached: Layout, seen: object) -> None:
-    """The save's cards are where its moves put them, and where the referee says they are."""
-    if in_file != reached:
-        raise SavedGameError(f"its cards are not where its moves put them in {chosen.label}: the file is damaged")
-    if not same_cards(reached, layout_of(seen)):
-        raise SavedGameError(f"its cards are not where wedlock's referee puts them in {chosen.label}")
+def _typed(chosen: Deal, layout: Layout) -> object:
+    """The position the cards of a layout show, when the deal can reach it (as a position
+    typed from the screen must)."""
+    game, rules = chosen.game, chosen.rules
+    seen = seen_of(rules, layout)
+    if not same_cards(layout_of(seen), layout):
+        raise SavedGameError(f"its cards do not lie as they do in a game of {chosen.title}")
+    try:
+        checked = game.parse_position(rules, chosen.cards, game.position_text(rules, seen))
+    except PositionError as err:
+        raise SavedGameError(f"its cards are not where its moves put them in {chosen.label}: {err}") from None
+    if not game.same_position(rules, chosen.cards, seen, checked):
+        raise SavedGameError(f"its cards are not where its moves put them in {chosen.label}: the stock is not the deal's")
+    return seen
