@@ -79,7 +79,7 @@ def _saved(game: str | Game | None, source: Any, rules: str | None, text: Any, p
         raise SavedGameError(f"the saved game is of {chosen.title}, not of {printable(str(game_of(game).name))}")
     if rules is not None and rules_of(chosen.game, rules) is not chosen.rules:
         raise SavedGameError(f"the saved game is of {chosen.title}, not of its rules {printable(rules)!r}")
-    if source is not None and deal(chosen.game, source, chosen.rules).number != chosen.number:
+    if source is not None and deal(chosen.game, source, chosen.rules.name).number != chosen.number:
         raise SavedGameError(f"the saved game is {chosen.label}, not that deal")
     return start
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import SavedGameError
+from ..words import counted
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def played(layout: Layout, step: Step, talon: int, max_round: int) -> Layout:
             if not (_is_stack(source, stacks) and _is_stack(target, stacks)) or source == target:
                 raise SavedGameError(f"a move between stacks {source} and {target}, which this game does not have")
             if not 0 < n <= len(stacks[source]):
-                raise SavedGameError(f"a move of {n} cards from stack {source}, which holds {len(stacks[source])}")
+                raise SavedGameError(f"a move of {counted(n, 'card')} from stack {source}, which holds {len(stacks[source])}")
             moved = stacks[source][-n:]
             del stacks[source][-n:]
             stacks[target].extend(moved)

@@ -43,8 +43,11 @@ def position_of(saved: SavedGame) -> Position:
     talon, last_round = talon_of(game.opening(rules, chosen.cards))
     played_steps = saved.history[: saved.index]
     layout = saved.layout
-    for step in reversed(played_steps):
-        layout = unplayed(layout, step, talon)
+    try:
+        for step in reversed(played_steps):
+            layout = unplayed(layout, step, talon)
+    except SavedGameError as err:
+        raise SavedGameError(f"its cards are not where its moves put them in {chosen.label} ({err})") from None
     if layout == start_layout(chosen):
         start = Position(chosen, game.opening(rules, chosen.cards))
     else:

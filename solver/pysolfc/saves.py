@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import pickle
 import pickletools
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,10 @@ def parse(data: bytes) -> SavedGame:
     """The save these bytes hold (see `read`)."""
     if len(data) > MOST_BYTES:
         raise SavedGameError(f"{len(data):,} bytes, more than the {MOST_BYTES:,} a saved game may hold")
+    if not data:
+        raise SavedGameError("an empty file, not a saved game")
+    if not data.startswith(b"\x80"):  # every pickle of a save starts by naming its protocol
+        raise SavedGameError("not a game PySolFC saved")
     _scan(data)
     return _Reader(data).saved_game()
 
@@ -157,20 +162,20 @@ def _scan(data: bytes) -> None:
     """Refuse opcodes a save never holds, and memo places past what the file could fill,
     before anything is unpickled."""
     stream, ops = io.BytesIO(data), 0
-    try:
-        while stream.tell() < len(data):
-            for op, arg, _ in pickletools.genops(stream):
-                ops += 1
-                if op.name not in OPCODES:
-                    raise SavedGameError(f"damaged or crafted: it holds the pickle opcode {op.name}, which a saved game never does")
-                if op.name in PUTS and isinstance(arg, int) and arg > ops:
-                    raise SavedGameError("damaged or crafted: a pickle keeps a value far past its size")
-    except SavedGameError:
-        raise
-    except (ValueError, EOFError):  # what pickletools says of bytes that are no pickle
-        raise SavedGameError(_damaged(data, stream.tell())) from None
-    if not ops:
-        raise SavedGameError("an empty file, not a saved game")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # pickletools on an old string opcode's odd escapes
+        try:
+            while stream.tell() < len(data):
+                for op, arg, _ in pickletools.genops(stream):
+                    ops += 1
+                    if op.name not in OPCODES:
+                        raise SavedGameError(f"damaged or crafted: it holds the pickle opcode {op.name}, which a saved game never does")
+                    if op.name in PUTS and isinstance(arg, int) and arg > ops:
+                        raise SavedGameError("damaged or crafted: a pickle keeps a value far past its size")
+        except SavedGameError:
+            raise
+        except (ValueError, EOFError):  # what pickletools says of bytes that are no pickle
+            raise SavedGameError(_damaged(data, stream.tell())) from None
 
 
 def _damaged(data: bytes, where: int) -> str:

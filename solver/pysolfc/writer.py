@@ -25,7 +25,7 @@ from .atomic import Atomic, Flip, Layout, MoveCards, NextRound, Step, played
 from .history import step_for
 from .layout import layout_of, same_cards, start_layout, talon_of
 from .pickles import BUILD, REDUCE, TUPLE2, Global, Instance, Template, dumps, get, put
-from .saves import GAME_VERSION, MAGIC, MS_LONG_BIT, NEWEST
+from .saves import GAME_VERSION, MAGIC, MS_LONG_BIT, NEWEST, SHAPES
 
 S_PLAY = 0x40  # the history's state between moves
 
@@ -38,17 +38,23 @@ def save_bytes(solution: Solution, now: float | None = None) -> bytes:
     if solution.verdict != Verdict.WON:
         raise SavedGameError(f"{chosen.label} is {solution.verdict.value}, not won: only a win can be written as a PySolFC save")
     start = _start_layout(solution.position, chosen)
-    history = _history(solution, start)
+    return save_of(game_id, number, start, _history(solution, start), now=now)
+
+
+def save_of(game_id: int, number: GameNumber, layout: Layout, history: list[Step], index: int = 0, now: float | None = None) -> bytes:
+    """A save of game `game_id`'s deal `number` whose stacks hold `layout`, with `history`
+    played up to `index` (what Redo replays past it), written at `now`."""
     written = time.time() if now is None else now
+    decks = SHAPES[game_id][1]
     parts: list[Any] = [MAGIC, ".".join(map(str, NEWEST)), NEWEST, 0, GAME_VERSION, game_id]
-    parts += [MS_LONG_BIT | number.seed if number.microsoft else number.seed, _generator_state(number, chosen.game.decks(chosen.rules))]
-    parts.append(len(start.stacks))
-    for stack in start.stacks:
+    parts += [MS_LONG_BIT | number.seed if number.microsoft else number.seed, _generator_state(number, decks)]
+    parts.append(len(layout.stacks))
+    for stack in layout.stacks:
         parts.append(len(stack))
         for card, face_up in stack:
             parts += [card, int(face_up)]
-    parts += [start.talon_round, False]
-    parts += _records(history, written)
+    parts += [layout.talon_round, False]
+    parts += _records(history, index, written)
     parts.append("EOF")
     return b"".join(dumps(part) for part in parts)
 
@@ -121,7 +127,7 @@ def _generator_state(number: GameNumber, decks: int) -> Any:
     )  # fmt: skip
 
 
-def _records(history: list[Step], now: float) -> list[Any]:
+def _records(history: list[Step], index: int, now: float) -> list[Any]:
     """The records that follow the cards, as PySolFC writes them for a game just dealt
     (and saved once), with the win in the history."""
     game = "pysollib.game"
@@ -133,7 +139,7 @@ def _records(history: list[Step], now: float) -> list[Any]:
     return [
         Instance(game, "GameSaveInfo", {"stack_caps": []}),
         Instance(game, "GameGlobalSaveInfo", {"bookmarks": {}, "comment": ""}),
-        Instance(game, "GameMoves", {"current": [], "history": [[_instance(a) for a in step] for step in history], "index": 0, "state": S_PLAY}),
+        Instance(game, "GameMoves", {"current": [], "history": [[_instance(a) for a in step] for step in history], "index": index, "state": S_PLAY}),
         [],  # the positions seen
         Instance(
             game,
