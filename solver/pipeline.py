@@ -224,9 +224,9 @@ class Solution:
         time. A SavedGameError for a deal that is not won, or that PySolFC does not have."""
         from .pysolfc.writer import save_bytes  # the PySolFC formats, only when asked for
 
-        data = save_bytes(self)
         if not isinstance(path, (str, Path)):
             raise SavedGameError(f"a file is named by its path, not {type(path).__name__}")
+        data = save_bytes(self)
         try:
             with open(path, "wb") as f:
                 f.write(data)
