@@ -353,6 +353,13 @@ def test_a_written_win_reads_back_as_the_deal_with_the_win_for_redo(game: str, r
         assert history_moves(data) == [m.text() for m in solution.moves]
 
 
+def test_a_microsoft_deal_past_32000_is_saved_as_pysolfc_saves_it() -> None:
+    data = save_bytes(wedlock.solve("monte-carlo", "ms40000"))
+    assert pickle.loads(segments(data)[6]) == saves.MS_LONG_BIT + 40000
+    assert str(saves.parse(data).number) == "ms40000"
+    assert pickle.loads(segments(save_bytes(wedlock.solve("monte-carlo", 40000)))[6]) == 40000
+
+
 @pytest.mark.parametrize(("game", "rules"), CASES)
 def test_a_written_save_holds_what_pysolfc_writes_for_a_game_just_dealt(game: str, rules: str) -> None:
     """Compared with the start of the same deal saved by PySolFC 3.6.1: every pickle the

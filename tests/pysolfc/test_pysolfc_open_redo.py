@@ -66,11 +66,14 @@ def opened(pysolfc: Any, path: Path, game_id: int) -> Any:
 
 
 def numbers(seed: str):
-    """Game numbers of both of PySolFC's generators, in turn, without end."""
+    """Game numbers of both of PySolFC's generators, in turn, without end: the Microsoft
+    generator's under 32000 and (one time in four) past it as `ms` numbers."""
     rng = random.Random(seed)
     while True:
         yield rng.randrange(1, 32000)
         yield rng.randrange(32000, 10**10)
+        yield rng.randrange(1, 32000)
+        yield f"ms{rng.randrange(32000, 2**33)}"
 
 
 @pytest.mark.parametrize(("name", "rules"), CASES)
