@@ -39,12 +39,13 @@ EXIT_STATUS = {Verdict.WON: 0, Verdict.LOST: 1, Verdict.UNKNOWN: 3}
 @interruptible
 @input_errors
 def play_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     player: str,
     seed: int,
     samples: int,
@@ -63,7 +64,7 @@ def play_command(
 
     Example: wedlock play monte-carlo 12345 --player no-peek
     """
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
     game = start.deal.game if isinstance(start, Position) else start.game
     found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_limit)
     answering()
