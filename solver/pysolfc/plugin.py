@@ -133,8 +133,9 @@ def _ask(game: Any, seconds: float, wait: float | None) -> Advice | None:
 
 
 def _windowed(game: Any) -> bool:
-    """Whether the game has a window whose event loop can call back later."""
-    return bool(game.top)
+    """Whether the game has a window whose event loop can call back later (Tk's; without
+    one, as in PySolFC's Android version, the plugin waits for its searches)."""
+    return bool(game.top) and callable(getattr(game.top, "after", None))
 
 
 # The Hint button
@@ -215,7 +216,7 @@ def say(game: Any, text: str, *, dialog: bool = False, seconds: float = 0.0) -> 
     """Tell the player something, as PySolFC does: in its status bar (for `seconds`, when
     given), and in a message box when `dialog`."""
     app = game.app
-    if app.statusbar and app.opt.statusbar:
+    if app.statusbar and app.opt.statusbar and hasattr(app.statusbar, "configLabel"):  # Tk's status bar
         app.statusbar.configLabel("info", text=text)
         if seconds > 0 and _windowed(game):
             game.top.after(int(seconds * 1000), lambda: app.statusbar.configLabel("info", text=""))
