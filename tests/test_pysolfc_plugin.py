@@ -178,6 +178,14 @@ def test_a_search_cut_short_gives_pysolfcs_own_hint(hooked: type[Game], monkeypa
     hint = game.showHint(0, 0.0)
     assert hint is not None and hint[0] == 1  # the stand-in's own hint class
     assert plugin.ADVISOR.known(position_of(game)).verdict == "unknown"
+    assert game.app.statusbar._si_texts[-1] == "wedlock found no winning line in time: PySolFC's own hint."
+
+
+def test_a_class_is_hooked_whole_or_not_at_all() -> None:
+    odd = type("Odd", (), {"Hint_Class": Game.Hint_Class, "showHint": Game.showHint, "createGame": Game.createGame})
+    with pytest.raises(AttributeError):
+        plugin.hook_class(odd)  # it has no Demo step
+    assert odd.Hint_Class is Game.Hint_Class and odd.showHint is Game.showHint
 
 
 def test_games_of_other_ids_keep_pysolfcs_hints(hooked: type[Game]) -> None:

@@ -71,13 +71,16 @@ def hook_class(cls: type) -> None:
     """Put wedlock's hint class, Hint button, Demo step and menu entries in a game class,
     keeping what each replaces for the games wedlock does not play (a subclass that
     inherits an attribute already hooked is left as it is)."""
+    hooks: dict[str, Any] = {}  # all found before any is set: a class is hooked whole or not at all
     hint_class = cls.Hint_Class  # type: ignore[attr-defined]
     if hint_class is not None and not getattr(hint_class, HOOKED, False):
-        cls.Hint_Class = wedlock_hint_class(hint_class)  # type: ignore[attr-defined]
+        hooks["Hint_Class"] = wedlock_hint_class(hint_class)
     for name, make in (("showHint", _show_hint), ("playOneDemoMove", _demo_step), ("createGame", _create_game)):
         original = getattr(cls, name)
         if not getattr(original, HOOKED, False):
-            setattr(cls, name, _marked(make(original)))
+            hooks[name] = _marked(make(original))
+    for name, hook in hooks.items():
+        setattr(cls, name, hook)
 
 
 def _marked(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -153,7 +156,9 @@ def _show_hint(original: Callable[..., Any]) -> Callable[..., Any]:
         if advice.verdict == Verdict.LOST:
             say(self, "wedlock: this game can no longer be won from here.", dialog=True)
             return None
-        if advice.verdict == Verdict.WON and isinstance(action_of(names[0], advice.next), StockClick):
+        if advice.verdict == Verdict.UNKNOWN:
+            say(self, "wedlock found no winning line in time: PySolFC's own hint.", seconds=sleep)
+        elif isinstance(action_of(names[0], advice.next), StockClick):
             return _show_stock_click(self, sleep)
         return original(self, level, sleep, taken_hint)
 
@@ -165,8 +170,9 @@ def _show_stock_click(game: Any, sleep: float) -> tuple[Any, ...]:
     PySolFC's form (a 0-card move from the talon)."""
     talon = game.s.talon
     say(game, "wedlock: click the stock.", seconds=sleep)
-    if sleep > 0:
-        game._highlightEmptyStack([(talon, game.app.opt.colors["hintarrow"])], sleep)
+    frame = getattr(game, "_highlightEmptyStack", None)  # PySolFC's own, for a stack with or without cards
+    if sleep > 0 and frame is not None:
+        frame([(talon, game.app.opt.colors["hintarrow"])], sleep)
     return (SCORE, 0, 0, talon, None, "black", None)
 
 
@@ -236,6 +242,7 @@ def _demo_step(original: Callable[..., Any]) -> Callable[..., Any]:
         seconds = HINT_SECONDS if demo in _cut else DEMO_SECONDS
         advice = _ask(self, seconds, DEMO_WAIT if _windowed(self) else None)
         if advice is None:  # still searching: no move now; the Demo asks again
+            say(self, "wedlock: searching for a winning line...")
             return 0
         if advice.verdict == Verdict.LOST:
             return 1  # the Demo's own end: "This won't come out..."
