@@ -137,6 +137,38 @@ def test_stacks_that_do_not_hold_a_deck_are_not_read() -> None:
         position_of(game)
 
 
+# --- the advisor ----------------------------------------------------------------------------
+
+
+def test_a_win_is_known_for_every_position_along_its_line() -> None:
+    advisor = Advisor()
+    start = wedlock.position("matrimony", 1)
+    first = advisor.ask(start, None, None)
+    assert first is not None and first.verdict == "won"
+    where = start
+    for n, move in enumerate(first.moves[:-1]):
+        where = wedlock.position("matrimony", where, after=[move])
+        assert advisor.known(where).moves == first.moves[n + 1 :]
+
+
+def test_an_unknown_answer_stands_only_for_searches_no_longer_than_its_own() -> None:
+    advisor = Advisor(max_states=1)
+    where = wedlock.position("matrimony", 1)
+    cut = advisor.ask(where, 5.0, None)
+    assert cut is not None and cut.verdict == "unknown" and cut.time_limit == 5.0
+    assert advisor.known(where, 5.0) is cut and advisor.known(where, 1.0) is cut
+    assert advisor.known(where, 120.0) is None and advisor.known(where, None) is None
+
+
+def test_a_search_that_fails_is_an_unknown_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("out of order")
+
+    monkeypatch.setattr(advisor, "solve", broken)
+    answer = Advisor().ask(wedlock.position("monte-carlo", 1), 1.0, None)
+    assert answer is not None and answer.verdict == "unknown" and answer.reason == "wedlock failed: out of order"
+
+
 # --- the Hint button --------------------------------------------------------------------------
 
 

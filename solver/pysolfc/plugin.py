@@ -136,8 +136,8 @@ def _ask(game: Any, seconds: float, wait: float | None) -> Advice | None:
 
 
 def _windowed(game: Any) -> bool:
-    """Whether the game has a window whose event loop can call back later (Tk's; without
-    one, as in PySolFC's Android version, the plugin waits for its searches)."""
+    """Whether the game has a Tk window whose event loop can call back later (without
+    one, as in PySolFC's engine run without its window, the plugin waits for its searches)."""
     return bool(game.top) and callable(getattr(game.top, "after", None))
 
 
