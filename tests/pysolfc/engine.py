@@ -260,3 +260,29 @@ def run_demo(game: Any) -> bool:
 def card_text(card: Any) -> str:
     """A PySolFC card in wedlock's notation: `QD`."""
     return "A23456789TJQK"[card.rank] + "CSHD"[card.suit]
+
+
+class Dragged:
+    """What PySolFC's drag-and-drop code hands on when cards are dropped: the cards dragged."""
+
+    def __init__(self, cards: list[Any]) -> None:
+        self.cards = cards
+
+
+def make_move(game: Any, name: str, move: Any) -> None:
+    """Make a wedlock move in PySolFC's game as a player does: a drag PySolFC's rules
+    accept, dropped through its drag-and-drop code, or a click on the stock that changes
+    the table (it deals, gathers, or starts a round)."""
+    from wedlock.pysolfc.ids import Drag, StockClick, action_of
+
+    action = action_of(name, move)
+    if isinstance(action, StockClick):
+        before = [len(s.cards) for s in game.allstacks], game.s.talon.round
+        game.dealCards()
+        assert ([len(s.cards) for s in game.allstacks], game.s.talon.round) != before, f"the stock click for {move} did nothing"
+        return
+    assert isinstance(action, Drag)
+    source, target = game.allstacks[action.source], game.allstacks[action.target]
+    cards = source.cards[-action.ncards :]
+    assert target.acceptsCards(source, cards), f"PySolFC refuses {move}"
+    source.dragMove(Dragged(cards), target)

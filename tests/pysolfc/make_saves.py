@@ -23,7 +23,6 @@ sys.path.insert(0, str(HERE))
 import engine  # noqa: E402 (the folder above is on the path first)
 
 import wedlock  # noqa: E402
-from wedlock.pysolfc.ids import Drag, StockClick, action_of  # noqa: E402
 
 OUT = HERE.parent / "data" / "pysolfc"
 VERSION = "3.6.1"
@@ -38,34 +37,13 @@ GAMES = [
 UNDONE = 2  # moves undone before the middle save
 
 
-class Dragged:
-    """What PySolFC's drag code passes on when cards are dropped: the cards dragged."""
-
-    def __init__(self, cards: list[Any]) -> None:
-        self.cards = cards
-
-
-def play(game: Any, name: str, move: Any) -> None:
-    """Make a wedlock move in PySolFC's game as a player does (a drag or a stock click)."""
-    action = action_of(name, move)
-    if isinstance(action, StockClick):
-        if not game.dealCards():
-            assert game.s.talon.round > 1, f"the stock click for {move} did nothing"
-        return
-    assert isinstance(action, Drag)
-    source, target = game.allstacks[action.source], game.allstacks[action.target]
-    cards = source.cards[-action.ncards :]
-    assert target.acceptsCards(source, cards), f"PySolFC refuses {move}"
-    source.dragMove(Dragged(cards), target)
-
-
 def save(prefix: str, kind: str, name: str, rules: str, number: int, moves: list[Any], undone: int, bookmark_at: int | None) -> dict:
     """Play `moves` in a fresh game, undo the last `undone`, save; what the file holds."""
     game = engine.new_game(engine.GAME_IDS[name, rules], number)
     for n, move in enumerate(moves):
         if n == bookmark_at:
             assert game.setBookmark(0, confirm=0)
-        play(game, name, move)
+        engine.make_move(game, name, move)
     for _ in range(undone):
         game.undo()
     path = OUT / f"{prefix}-{kind}.pso"

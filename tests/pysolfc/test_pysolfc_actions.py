@@ -8,26 +8,8 @@ import random
 import pytest
 
 import wedlock
-from wedlock.pysolfc.ids import Drag, StockClick, action_of
 
 CASES = [("monte-carlo", "pysol"), ("monte-carlo", "weddings"), ("monte-carlo", "2decks"), ("matrimony", "pysol")]
-
-
-def play_in_pysolfc(pysolfc, game, moves: list, name: str) -> None:
-    """Make each move in PySolFC's game as a player would: a drag it must accept, or a
-    click on the stock that must deal or gather something."""
-    for n, move in enumerate(moves, 1):
-        action = action_of(name, move)
-        if isinstance(action, StockClick):  # it deals, or gathers, or (a redeal of an empty pile) starts a round
-            before = [len(s.cards) for s in game.allstacks], game.s.talon.round
-            game.dealCards()
-            assert ([len(s.cards) for s in game.allstacks], game.s.talon.round) != before, f"move {n}: the stock click did nothing"
-        else:
-            assert isinstance(action, Drag)
-            source, target = game.allstacks[action.source], game.allstacks[action.target]
-            cards = source.cards[-action.ncards :]
-            assert target.acceptsCards(source, cards), f"move {n} ({move}): PySolFC refuses the drag"
-            source.playMoveMove(action.ncards, target)
 
 
 @pytest.mark.parametrize(("name", "rules"), CASES)
@@ -39,7 +21,8 @@ def test_wedlocks_wins_win_in_pysolfc(pysolfc, name: str, rules: str) -> None:
         if solution.verdict != "won":
             continue
         game = pysolfc.new_game(pysolfc.GAME_IDS[name, rules], number)
-        play_in_pysolfc(pysolfc, game, list(solution.moves.raw()), name)
+        for move in solution.moves.raw():
+            pysolfc.make_move(game, name, move)
         assert game.isGameWon(), number
         won += 1
         if won == 5:

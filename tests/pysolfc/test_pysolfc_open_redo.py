@@ -15,33 +15,9 @@ from click.testing import CliRunner
 
 import wedlock
 from wedlock.cli.main import cli
-from wedlock.pysolfc.ids import Drag, StockClick, action_of
 
 CASES = [("monte-carlo", "pysol"), ("monte-carlo", "weddings"), ("monte-carlo", "2decks"), ("matrimony", "pysol")]
 WINS = 20  # deals won and checked per game
-
-
-class Dragged:
-    """What PySolFC's drag code passes on when cards are dropped: the cards dragged."""
-
-    def __init__(self, cards: list[Any]) -> None:
-        self.cards = cards
-
-
-def make(game: Any, name: str, move: Any) -> None:
-    """Make a wedlock move in PySolFC's game as a player does: a drag PySolFC accepts (by
-    its drag-and-drop code), or a click on the stock that changes something."""
-    action = action_of(name, move)
-    if isinstance(action, StockClick):
-        before = [len(s.cards) for s in game.allstacks], game.s.talon.round
-        game.dealCards()
-        assert ([len(s.cards) for s in game.allstacks], game.s.talon.round) != before, f"the stock click for {move} did nothing"
-        return
-    assert isinstance(action, Drag)
-    source, target = game.allstacks[action.source], game.allstacks[action.target]
-    cards = source.cards[-action.ncards :]
-    assert target.acceptsCards(source, cards), f"PySolFC refuses {move}"
-    source.dragMove(Dragged(cards), target)
 
 
 def stacks(game: Any) -> tuple:
@@ -94,7 +70,7 @@ def test_a_written_win_loads_in_pysolfc_and_redo_alone_wins_it(pysolfc: Any, tmp
         deal = stacks(real)
         after_each = []
         for move in line:
-            make(real, name, move)
+            pysolfc.make_move(real, name, move)
             after_each.append(stacks(real))
         assert real.isGameWon()
 
@@ -123,7 +99,7 @@ def test_a_win_from_a_game_under_way_loads_there_and_redo_wins_it(pysolfc: Any, 
     line = list(wedlock.solve(name, number, rules, time_limit=30).moves.raw())
     real = pysolfc.new_game(pysolfc.GAME_IDS[name, rules], number)
     for move in line[: len(line) // 2]:
-        make(real, name, move)
+        pysolfc.make_move(real, name, move)
     start = wedlock.position(name, number, rules, after=line[: len(line) // 2])
     solution = wedlock.solve(name, start)
     path = tmp_path / "rest.pso"
@@ -131,7 +107,7 @@ def test_a_win_from_a_game_under_way_loads_there_and_redo_wins_it(pysolfc: Any, 
     game = opened(pysolfc, path, pysolfc.GAME_IDS[name, rules])
     assert stacks(game) == stacks(real) and game.moves.index == 0
     for move in solution.moves.raw():
-        make(real, name, move)
+        pysolfc.make_move(real, name, move)
     while game.moves.index < len(game.moves.history):
         game.redo()
     assert game.isGameWon() and stacks(game) == stacks(real)
@@ -144,7 +120,7 @@ def test_wedlock_reads_what_pysolfc_saves(pysolfc: Any, tmp_path: Path, name: st
     line = list(wedlock.solve(name, number, rules, time_limit=30).moves.raw())
     game = pysolfc.new_game(pysolfc.GAME_IDS[name, rules], number)
     for played, move in enumerate(line, 1):
-        make(game, name, move)
+        pysolfc.make_move(game, name, move)
         if played in (1, len(line) // 3, len(line) - 1, len(line)):
             game.undo()
             game.redo()
