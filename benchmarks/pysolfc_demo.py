@@ -57,7 +57,7 @@ def main() -> None:
     print("| game | deals | proven winnable | Demo wins | winnable deals lost | seconds |")
     print("|---|---|---|---|---|---|")
     for (game, rules), numbers in RANGES.items():
-        if args.only and args.only not in (rules, game):
+        if args.only and args.only != ("matrimony" if game == "matrimony" else rules):
             continue
         numbers = range(max(numbers.start, args.first or 0), min(numbers.stop, (args.last or numbers.stop) + 1))
         started = time.perf_counter()
