@@ -44,7 +44,7 @@ def test_a_position_read_back_from_its_text_is_the_same_position(pair, number, s
     chosen = reached.deal
     assert chosen.game.same_position(chosen.rules, chosen.cards, typed.seen, reached.seen)
     # and the solver sees one position: the same verdict from both
-    limits = {"time_limit": 2}
+    limits = {"time_limit": 0.5, "max_states": 20_000}
     assert wedlock.solve(game, typed, **limits).verdict in (wedlock.solve(game, reached, **limits).verdict, wedlock.Verdict.UNKNOWN)
 
 
