@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from random import Random
 
-from pysol_cards.random import LCRandom31, MTRandom
+from pysol_cards.random import LCRandom31
 
 from .errors import GameNumberError
 
@@ -69,10 +70,17 @@ def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
         if decks == 1:
             # The Microsoft deals start from a rank-major deck, suits C, D, H, S.
             ids = [13 * suit + rank for rank in range(13) for suit in (0, 3, 2, 1)]
+        for i in range(len(ids) - 1, 0, -1):
+            j = rng.randint(0, i)
+            ids[i], ids[j] = ids[j], ids[i]
     else:
-        rng = MTRandom(number.seed)
-    for i in range(len(ids) - 1, 0, -1):
-        j = rng.randint(0, i)
-        ids[i], ids[j] = ids[j], ids[i]
+        # pysol_cards' MTRandom is Python's own Mersenne Twister seeded with the number,
+        # whose randint(0, i) is int(random() * (i + 1)). Its constructor also copies the
+        # generator's whole state, which costs more than the shuffle: the generator is used
+        # bare (tests/test_cards_and_numbers.py checks it against MTRandom).
+        random = Random(number.seed).random
+        for i in range(len(ids) - 1, 0, -1):
+            j = int(random() * (i + 1))
+            ids[i], ids[j] = ids[j], ids[i]
     ids.reverse()  # PySolFC deals from the end of the shuffled list
     return ids
