@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import CardError
@@ -69,6 +70,11 @@ class Card:
 
 
 BY_CODE = tuple(Card(code % 13 + 1, code // 13) for code in range(52))  # cards are values: one object each serves
+
+
+def card_codes(cards: Iterable[Card]) -> list[int]:
+    """Each card's code (`Card.code`), for code that works on small ints."""
+    return [13 * card.suit + card.rank - 1 for card in cards]
 
 
 def full_deck(decks: int = 1) -> list[Card]:

@@ -8,13 +8,14 @@ from typing import Any
 from ..cards import Card
 from ..errors import DealError
 from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
+from ..lines import CodedLine, codes_of
 from ..numbering import GameNumber
 from ..portfolio import Budget
 from ..search import WON, Limits, solve
 from . import board, positions, quick_stages, verify
 from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
-from .moves import Move, Play, Redeal, Shift, move_from_json, parse_move
+from .moves import Move, Play, Redeal, Shift, coded, move_from_json, move_of, parse_move
 from .play import Position, Table
 from .player import PlayerView
 from .pysol_space import PysolSpace
@@ -61,7 +62,8 @@ class Matrimony:
             phases = ArnoldSpace(table, start)
             tell(0, 1, EXACT_LABEL)
             out = solve(phases, limits)
-            return Answer(out.verdict, phases.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
+            line = CodedLine(phases.codes(out.steps), move_of) if out.steps else ()
+            return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit)
         budget = Budget(limits)
         quick = quick_stages.quick_win(table, budget, tell, start)
         if quick is not None:
@@ -76,6 +78,11 @@ class Matrimony:
         return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
+        """A win is told by the replay on small ints; the words for any other line come
+        from the referee's reference replay."""
+        codes = codes_of(moves, coded)
+        if codes is not None and verify.replay_codes(rules, cards, codes)[0]:
+            return Replay(True, len(codes), "")
         v = verify.referee(rules, cards, moves)
         return Replay(v.won, v.moves_played, v.problem)
 

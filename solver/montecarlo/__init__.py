@@ -9,10 +9,11 @@ from ..cards import Card
 from ..deals import numbered_deal
 from ..errors import DealError
 from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
+from ..lines import CodedLine, codes_of
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, positions, verify
-from .moves import Consolidate, King, Move, Pair, move_from_json, parse_move
+from .moves import Consolidate, King, Move, Pair, coded, move_from_json, move_of, parse_move
 from .play import GAP, Table
 from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
@@ -49,9 +50,15 @@ class MonteCarlo:
         space = self.space(rules, cards)
         (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
-        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
+        line = CodedLine(space.codes(out.steps), move_of) if out.steps else ()
+        return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit)
 
     def referee(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
+        """A win is told by the replay on small ints; the words for any other line come
+        from the referee's reference replay."""
+        codes = codes_of(moves, coded)
+        if codes is not None and verify.replay_codes(rules, cards, codes)[0]:
+            return Replay(True, len(codes), "")
         v = verify.referee(rules, cards, moves)
         return Replay(v.won, v.moves_played, v.problem)
 
