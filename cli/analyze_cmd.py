@@ -30,6 +30,7 @@ from .common import (
     interruptible,
     json_option,
     playouts_option,
+    start_game,
     start_options,
     time_limit_option,
     write_file,
@@ -68,12 +69,13 @@ from .common import (
 @interruptible
 @input_errors
 def analyze_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     max_states: int | None,
     time_limit: float | None,
     playouts: int,
@@ -103,14 +105,14 @@ def analyze_command(
         raise BadInput("--graphml, --dot and --png need a file each")
     for path in exports:
         check_writable(path)
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
     if max_states is None:
         # An export finds every edge's moves again in Python: millions of states would take
         # hours, so unless asked for more it gets the graph pure Python would build.
         max_states = DEFAULT_MAX_STATES if graphml or dot else None
     deadline = None if time_limit is None else started + time_limit
     found = analyze(
-        game_name,
+        start_game(start).name,
         start,
         max_states="auto" if max_states is None else max_states,
         playouts=playouts,

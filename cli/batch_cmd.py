@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 from wedlock.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
 from wedlock.games import game_named, rules_of
-from wedlock.players import MOST_SAMPLES, PLAYERS, SAMPLE_SECONDS, SAMPLES
+from wedlock.players import PLAYERS
 from wedlock.ranges import parse_range
 from wedlock.records import ResultsWriter, Resume, iter_results, mend, to_resume
 from wedlock.search import Limits
@@ -25,11 +25,11 @@ from .common import (
     CannotWrite,
     Command,
     FilePath,
-    Seconds,
     count_option,
     game_argument,
     input_errors,
     limit_options,
+    no_peek_options,
     playouts_option,
     rules_option,
 )
@@ -70,14 +70,7 @@ LOST_SCHEDULER = 6
     help="Also play each deal as this player (again for more); perfect play is the verdict.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="With --player: the players' seed (with each game number).")
-@click.option("--samples", type=click.IntRange(min=1, max=MOST_SAMPLES), default=SAMPLES, help=f"With --player no-peek: orderings a decision weighs. [default: {SAMPLES}]")
-@click.option(
-    "--sample-time",
-    type=Seconds(),
-    default=f"{SAMPLE_SECONDS:g}",
-    show_default=True,
-    help="With --player no-peek: each search of a choice in an ordering; 'none' for no limit.",
-)
+@no_peek_options("With --player no-peek:")
 @limit_options(None)
 @input_errors
 def batch_command(

@@ -20,10 +20,11 @@ import click
 
 from wedlock.errors import WedlockError
 from wedlock.games import RuleSetNotGame, catalogue, game_named
-from wedlock.input_files import UNREADABLE, read_text, read_text_from, why_unreadable
+from wedlock.input_files import UNREADABLE, read_stream, read_text, read_text_from, why_unreadable
 from wedlock.movefile import named_in
 from wedlock.numbering import GameNumber
 from wedlock.pipeline import Deal, Position, deal, deal_from_file
+from wedlock.players import MOST_SAMPLES, SAMPLE_SECONDS, SAMPLES
 from wedlock.positions import position
 from wedlock.search import MOST
 from wedlock.shown import printable
@@ -209,6 +210,29 @@ def count_option(name: str, default: int, help: str) -> Callable:
     return click.option(name, type=COUNT, default=default, help=f"{help} [default: {default:,}]")
 
 
+def no_peek_options(when: str) -> Callable:
+    """--samples and --sample-time: the orderings of the unseen cards a no-peek decision
+    weighs, and the limit of each search in one; `when` starts their help."""
+
+    def add(command: Callable) -> Callable:
+        command = click.option(
+            "--sample-time",
+            type=Seconds(),
+            default=f"{SAMPLE_SECONDS:g}",
+            show_default=True,
+            help=f"{when} each search of a choice in an ordering; past it, no win is counted; 'none' for no limit.",
+        )(command)
+        return click.option(
+            "--samples",
+            type=click.IntRange(min=1, max=MOST_SAMPLES),
+            default=SAMPLES,
+            show_default=True,
+            help=f"{when} orderings of the unseen cards a decision weighs.",
+        )(command)
+
+    return add
+
+
 def playouts_option(help: str) -> Callable:
     """--playouts: games each player plays out when a state graph is too big (seeded)."""
     return count_option("--playouts", 2_000, help)
@@ -266,24 +290,39 @@ position_option = click.option(
 )
 
 
+pysolfc_save_option = click.option(
+    "--pysolfc-save",
+    "pysolfc_save",
+    type=FilePath(),
+    help="Start from a game PySolFC saved (File > Save, a .pso file): its game, number and moves; GAME may be left out.",
+)
+start_game_argument = click.argument("game_name", metavar="GAME", required=False)  # a save may name it
+
+
 def start_options(command: Callable) -> Callable:
-    """GAME [N], --deal-file, --rules, --after and --position: where a command starts, as
-    `choose_start` reads them (the options in this order in --help)."""
-    for option in (position_option, after_option, rules_option, deal_file_option, number_argument, game_argument):
+    """GAME [N], --deal-file, --rules, --after, --position and --pysolfc-save: where a
+    command starts, as `choose_start` reads them (the options in this order in --help)."""
+    for option in (pysolfc_save_option, position_option, after_option, rules_option, deal_file_option, number_argument, start_game_argument):
         command = option(command)
     return command
 
 
 def choose_start(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None = None,
     position_file: str | None = None,
+    pysolfc_save: str | None = None,
 ) -> tuple[Deal | Position, str]:
     """The deal named on the command line, or the position of a game under way: a typed
-    position, then the moves of --after; and how the output names it."""
+    position or a game PySolFC saved, then the moves of --after; and how the output names
+    it."""
+    if pysolfc_save is not None:
+        return saved_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    if game_name is None:
+        raise click.UsageError("Missing argument 'GAME' (or give --pysolfc-save FILE, a game PySolFC saved).")
     typed = None
     if position_file is not None:
         typed = _read(position_file, "position")
@@ -302,6 +341,47 @@ def choose_start(
         start = position(chosen.game, start, after=_read(after_file, "moves"))
         label += f", after {counted(len(start.moves), 'move')}"
     return start, label
+
+
+def saved_start(
+    game_name: str | None,
+    number: str | None,
+    deal_file: str | None,
+    rules_name: str | None,
+    after_file: str | None,
+    position_file: str | None,
+    pysolfc_save: str,
+) -> tuple[Position, str]:
+    """The position of a game PySolFC saved (GAME, N and --rules, when given, must agree
+    with it), then the moves of --after."""
+    for given, option in ((deal_file, "--deal-file"), (position_file, "--position")):
+        if given is not None:
+            raise BadInput(f"give --pysolfc-save or {option}, not both: each says where the game starts")
+    if pysolfc_save == "-" and after_file == "-":
+        raise BadInput("stdin can give the saved game or the moves of --after, not both")
+    source: str | bytes = pysolfc_save
+    if pysolfc_save == "-":
+        try:
+            source = read_stream(stdin_bytes())
+        except UNREADABLE as err:
+            raise BadInput(f"cannot read stdin: {why_unreadable(err)}") from None
+    start = position(game_name, number, rules_name, pysolfc_save=source)
+    if start.typed:  # a save wedlock wrote of a game under way: its history starts there
+        label = f"{start.deal.label}, the position saved in {shown_name(pysolfc_save)}"
+        if start.moves:
+            label += f", then {counted(len(start.moves), 'move')}"
+    else:
+        label = f"{start.deal.label}, saved in {shown_name(pysolfc_save)} after {counted(len(start.moves), 'move')}"
+    if after_file is not None:
+        saved = len(start.moves)
+        start = position(start.deal.game, start, after=_read(after_file, "moves"))
+        label += f", then {counted(len(start.moves) - saved, 'move')}"
+    return start, label
+
+
+def start_game(start: Deal | Position) -> Any:
+    """The game a start (a deal or a position) is of."""
+    return start.deal.game if isinstance(start, Position) else start.game
 
 
 def check_writable(path: str) -> None:

@@ -28,12 +28,13 @@ from .common import (
 @json_option
 @input_errors
 def deal_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     position_out: bool,
     as_json: bool,
 ) -> None:
@@ -42,7 +43,7 @@ def deal_command(
 
     Example: wedlock deal monte-carlo 12345 --after first-moves.txt --position-out
     """
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
     chosen = start.deal if isinstance(start, Position) else start
     seen = start.seen if isinstance(start, Position) else chosen.game.opening(chosen.rules, chosen.cards)
     if as_json:

@@ -24,6 +24,7 @@ from .common import (
     limit_options,
     progress_option,
     shows_progress,
+    start_game,
     start_options,
 )
 from .progress import SearchBar
@@ -40,12 +41,13 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 @interruptible
 @input_errors
 def hint_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
@@ -60,9 +62,10 @@ def hint_command(
 
     Example: wedlock hint monte-carlo 12345 --after first-ten-moves.txt
     """
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
-    with SearchBar(shows_progress(progress), f"{game_name} {label}") as bar:
-        found = hint(game_name, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    game = start_game(start)
+    with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
+        found = hint(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
     answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))

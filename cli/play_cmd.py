@@ -8,20 +8,20 @@ import sys
 import click
 
 from wedlock.pipeline import Position
-from wedlock.players import MOST_SAMPLES, PLAYERS, SAMPLE_SECONDS, SAMPLES, play
+from wedlock.players import PLAYERS, play
 from wedlock.search import Verdict
 from wedlock.words import counted
 
 from .common import (
     SOLVE_SECONDS,
     Command,
-    Seconds,
     answering,
     choose_start,
     header,
     input_errors,
     interruptible,
     json_option,
+    no_peek_options,
     start_options,
     time_limit_option,
 )
@@ -33,25 +33,19 @@ EXIT_STATUS = {Verdict.WON: 0, Verdict.LOST: 1, Verdict.UNKNOWN: 3}
 @start_options
 @click.option("--player", type=click.Choice(PLAYERS), required=True, help="Who plays: see below.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The player's random draws (the same seed, the same game).")
-@click.option("--samples", type=click.IntRange(min=1, max=MOST_SAMPLES), default=SAMPLES, show_default=True, help="no-peek: orderings of the unseen cards a decision weighs.")
-@click.option(
-    "--sample-time",
-    type=Seconds(),
-    default=f"{SAMPLE_SECONDS:g}",
-    show_default=True,
-    help="no-peek: each search of a choice in an ordering; past it, no win is counted; 'none' for no limit.",
-)
+@no_peek_options("no-peek:")
 @time_limit_option(SOLVE_SECONDS, "The whole game (perfect: its search); past it the game is unknown. 'none' for no limit.")
 @json_option
 @interruptible
 @input_errors
 def play_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     player: str,
     seed: int,
     samples: int,
@@ -70,7 +64,7 @@ def play_command(
 
     Example: wedlock play monte-carlo 12345 --player no-peek
     """
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
     game = start.deal.game if isinstance(start, Position) else start.game
     found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_limit)
     answering()

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
 from wedlock.page import solution_page
-from wedlock.pipeline import Position, Solution, solve
+from wedlock.pipeline import Solution, solve
+from wedlock.pysolfc.writer import save_bytes, writable_in_pysolfc
 from wedlock.search import LOST, UNKNOWN, WON
+from wedlock.shown import printable
 
+from . import stopping
 from .common import (
     SOLVE_SECONDS,
     CannotWrite,
@@ -26,7 +30,9 @@ from .common import (
     limit_options,
     progress_option,
     shows_progress,
+    start_game,
     start_options,
+    write_file,
     write_page,
 )
 from .progress import SearchBar
@@ -39,22 +45,30 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
 @limit_options(SOLVE_SECONDS)
 @click.option("--board", is_flag=True, help="Draw the layout after each move.")
 @click.option("--html", "html_file", type=FilePath(writable=True), help="Also write a page that plays the solution back (open it in a browser).")
+@click.option(
+    "--pysolfc-out",
+    "pysolfc_out",
+    type=FilePath(writable=True),
+    help="Also write the win as a game PySolFC saved (.pso): open it there (File > Open) and Redo plays it a move at a time.",
+)
 @json_option
 @progress_option
 @interruptible
 @input_errors
 def solve_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
     board: bool,
     html_file: str | None,
+    pysolfc_out: str | None,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -62,24 +76,35 @@ def solve_command(
 
     The verdict is won (with the moves, replayed by an independent referee), lost (every
     reachable position was searched) or unknown (a limit cut the search short). With
-    --after or --position it answers for a game under way, from that position. Exit
-    status: 0 won, 1 lost, 3 unknown, 2 bad input, 5 the page could not be written (the
-    answer is printed all the same), 130 stopped by Ctrl-C.
+    --after, --position or --pysolfc-save it answers for a game under way, from that
+    position. --pysolfc-out writes a win only: a deal lost or unknown writes nothing and
+    says so. Exit status: 0 won, 1 lost, 3 unknown, 2 bad input, 5 a file could not be
+    written (the answer is printed all the same), 130 stopped by Ctrl-C.
 
     Example: wedlock solve monte-carlo 12345 --board
     """
-    if html_file:
-        check_writable(html_file)
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file)
-    game = start.deal.game if isinstance(start, Position) else start.game
+    for path in (html_file, pysolfc_out):
+        if path:
+            check_writable(path)
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    if pysolfc_out:
+        writable_in_pysolfc(start)  # before the search: PySolFC has the game, the deal a number
+    game = start_game(start)
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
         result = solve(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
     unwritten = None
-    if html_file:  # first: a reader of the text that goes away early (| head) loses nothing
+    # The files first: a reader of the text that goes away early (| head) loses nothing.
+    if html_file:
         try:
             write_page(html_file, solution_page(result, label))
         except CannotWrite as err:
-            unwritten = err  # the answer stands: it goes out, then the page's error
+            unwritten = err  # the answer stands: it goes out, then the file's error
+    if pysolfc_out and result.verdict == WON:
+        data = save_bytes(result)
+        try:
+            write_file(pysolfc_out, lambda target: Path(target).write_bytes(data))
+        except CannotWrite as err:
+            unwritten = unwritten or err
     answering()
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -88,6 +113,8 @@ def solve_command(
             click.echo(line)
     if unwritten is not None:
         raise unwritten
+    if pysolfc_out and result.verdict != WON:
+        stopping.tell(f"{printable(pysolfc_out)} not written: PySolFC's save holds a win, and this deal is {result.verdict.value}.")
     sys.exit(EXIT_STATUS[result.verdict])
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
 from wedlock.errors import GameNumberError, MoveSyntaxError, WedlockError
-from wedlock.games import game_named
+from wedlock.games import game_named, rules_of
 from wedlock.movefile import parse_moves
 from wedlock.pipeline import Position, check_moves_fit, moves_rules, replay_from
 from wedlock.words import counted
@@ -22,6 +23,7 @@ from .common import (
     input_errors,
     json_option,
     shown_name,
+    start_game,
     start_options,
 )
 
@@ -32,12 +34,13 @@ from .common import (
 @json_option
 @input_errors
 def verify_command(
-    game_name: str,
+    game_name: str | None,
     number: str | None,
     deal_file: str | None,
     rules_name: str | None,
     after_file: str | None,
     position_file: str | None,
+    pysolfc_save: str | None,
     moves_file: str,
     as_json: bool,
 ) -> None:
@@ -51,12 +54,18 @@ def verify_command(
     Example: wedlock solve monte-carlo 7 > win.txt; wedlock verify monte-carlo 7 --moves win.txt
     """
     text = _read(moves_file, "moves")
-    game = game_named(game_name)
-    try:
-        named = moves_rules(game, text)
-    except WedlockError as err:
-        raise BadInput(f"{shown_name(moves_file)}: {err}") from None
-    start, label = choose_start(game.name, number, deal_file, rules_name if rules_name is not None else named, after_file, position_file)
+    if pysolfc_save is not None:  # the save says which game and rules; the moves must be of them
+        start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+        game, rules = start_game(start), start.deal.rules if isinstance(start, Position) else start.rules
+        named = _named_rules(game, text, moves_file)
+        if named is not None and rules_of(game, named) is not rules:
+            raise BadInput(f"{shown_name(moves_file)}: these are moves of {rules_of(game, named).title}, the saved game is of {rules.title}")
+    else:
+        game = game_named(game_name) if game_name is not None else None
+        named = _named_rules(game, text, moves_file) if game is not None else None
+        start, label = choose_start(
+            game_name, number, deal_file, rules_name if rules_name is not None else named, after_file, position_file
+        )
     chosen = start.deal if isinstance(start, Position) else start
     try:
         moves = parse_moves(chosen.game, chosen.rules, text, len(start.moves) if isinstance(start, Position) else 0)
@@ -76,3 +85,11 @@ def verify_command(
     else:
         click.echo(f"not a win of {chosen.title}, {label}: {replay.problem}")
     sys.exit(0 if replay.won else 1)
+
+
+def _named_rules(game: Any, text: str, moves_file: str) -> str | None:
+    """The rule set a moves file names (checked against the game), or one line and exit 2."""
+    try:
+        return moves_rules(game, text)
+    except WedlockError as err:
+        raise BadInput(f"{shown_name(moves_file)}: {err}") from None

@@ -48,3 +48,8 @@ class InputTooLarge(WedlockError):
 
 class ArgumentError(WedlockError):
     """An argument of the Python API of a kind it cannot take (a progress that is not callable)."""
+
+
+class SavedGameError(WedlockError):
+    """A PySolFC saved game wedlock cannot read (another game or version, a damaged or
+    crafted file) or cannot write (a game PySolFC does not have, a deal that is not won)."""

@@ -64,6 +64,12 @@ def _whole(digits: str, shown: str) -> int:
 
 def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
     """PySolFC card ids in dealing order (first dealt first) for `number`."""
+    return shuffled(number, decks)[0]
+
+
+def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | MTRandom]:
+    """PySolFC card ids in dealing order for `number`, and its generator as the shuffle
+    leaves it (a PySolFC save keeps that generator's state)."""
     ids = list(range(52 * decks))
     if number.microsoft:
         rng = LCRandom31(number.seed)
@@ -83,4 +89,4 @@ def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
             j = int(random() * (i + 1))
             ids[i], ids[j] = ids[j], ids[i]
     ids.reverse()  # PySolFC deals from the end of the shuffled list
-    return ids
+    return ids, rng

@@ -16,7 +16,7 @@ from typing import Any
 from . import __version__
 from .cards import Card
 from .deals import checked_cards, parse_deal_text, read_deal_file
-from .errors import ArgumentError, DealError, GameNumberError, IllegalMoveError, LimitError, MoveSyntaxError, RulesError
+from .errors import ArgumentError, DealError, GameNumberError, IllegalMoveError, LimitError, MoveSyntaxError, RulesError, SavedGameError
 from .game import Game, Progress, Replay
 from .games import GAMES, game_named, rules_of
 from .input_files import MOST_LINE, UNREADABLE, bounded, read_text, why_unreadable
@@ -224,6 +224,21 @@ class Solution:
         data.update(self._extras())
         data["version"] = __version__
         return data
+
+    def to_pysolfc(self, path: str | Path) -> None:
+        """Write the win as a game PySolFC saved (`.pso`), of the deal or the position it
+        starts from: File > Open shows it there, and Redo plays the win a move at a
+        time. A SavedGameError for a deal that is not won, or that PySolFC does not have."""
+        from .pysolfc.writer import save_bytes  # the PySolFC formats, only when asked for
+
+        if not isinstance(path, (str, Path)):
+            raise SavedGameError(f"a file is named by its path, not {type(path).__name__}")
+        data = save_bytes(self)
+        try:
+            with open(path, "wb") as f:
+                f.write(data)
+        except (OSError, ValueError) as err:
+            raise SavedGameError(f"cannot write '{printable(str(path))}': {getattr(err, 'strerror', None) or err}") from None
 
     def record(self, solutions: bool = False) -> dict[str, Any]:
         """The line `batch` writes for this deal (see `records`): `moves` is the length of

@@ -9,26 +9,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalMoveError, PositionError
+from .errors import IllegalMoveError, PositionError, SavedGameError
 from .game import Game
+from .games import rules_of
 from .input_files import UNREADABLE, bounded, read_text, why_unreadable
 from .lines import Line
 from .pipeline import DealSource, Position, deal, game_of, illegal, read_moves
+from .pysolfc.saved_positions import saved_position
 from .shown import printable
 
 
 def position(
-    game: str | Game,
-    source: DealSource | Position,
+    game: str | Game | None = None,
+    source: DealSource | Position | None = None,
     rules: str | None = None,
     *,
     after: Any = None,
     text: str | Path | None = None,
+    pysolfc_save: str | Path | bytes | None = None,
 ) -> Position:
     """The position of a game under way: the deal's opening, or the position `text` gives
-    (as a player types it from the screen: `Position.text()` writes that form), then the
-    moves `after` (in any form `verify` takes). An illegal move is an IllegalMoveError
-    that names it; a position that cannot arise from the deal is a PositionError.
+    (as a player types it from the screen: `Position.text()` writes that form), or the
+    game PySolFC saved in the file `pysolfc_save` (File > Save: its game, number and
+    moves; `game`, `source` and `rules` may be left out, and must agree with it when
+    given), then the moves `after` (in any form `verify` takes). An illegal move is an
+    IllegalMoveError that names it; a position that cannot arise from the deal is a
+    PositionError; a save that cannot be read a SavedGameError.
 
     >>> p = position("monte-carlo", 12345, after=["A1 QC + B1 QH", "consolidate"])
     >>> p.label
@@ -38,7 +44,11 @@ def position(
     >>> position("monte-carlo", 12345, text=p.text()).seen == p.seen
     True
     """
-    if isinstance(source, Position):
+    if pysolfc_save is not None:
+        start = _saved(game, source, rules, text, pysolfc_save)
+    elif game is None or source is None:
+        raise PositionError("a position needs its game and its deal (a game number, its cards, a Deal or a Position), or a saved game")
+    elif isinstance(source, Position):
         start = source
         if rules is not None and deal(game_of(game), source.deal, rules).rules is not source.deal.rules:
             raise PositionError("a position is played under its deal's rules")
@@ -54,6 +64,24 @@ def position(
     if after is None:
         return start
     return played(start, read_moves(start.deal, after, len(start.moves)))
+
+
+def _saved(game: str | Game | None, source: Any, rules: str | None, text: Any, path: Any) -> Position:
+    """The position of a game PySolFC saved, which the game, deal and rules, when given,
+    must name."""
+    if text is not None:
+        raise PositionError("a position is given once: as a saved game or as text")
+    if isinstance(source, Position):
+        raise PositionError("a position is given once: as a saved game or as a Position")
+    start = saved_position(path)
+    chosen = start.deal
+    if game is not None and game_of(game) is not chosen.game:
+        raise SavedGameError(f"the saved game is of {chosen.title}, not of {printable(str(game_of(game).name))}")
+    if rules is not None and rules_of(chosen.game, rules) is not chosen.rules:
+        raise SavedGameError(f"the saved game is of {chosen.title}, not of its rules {printable(rules)!r}")
+    if source is not None and deal(chosen.game, source, chosen.rules.name).number != chosen.number:
+        raise SavedGameError(f"the saved game is {chosen.label}, not that deal")
+    return start
 
 
 def played(start: Position, moves: list[Any]) -> Position:

@@ -50,6 +50,8 @@ def no_long_searches(value: Any) -> bool:
 
 short_limit = st.sampled_from([0, 0.01, 0.1]) | junk.filter(no_long_searches)
 
+SAVES = sorted((Path(__file__).parent / "data" / "pysolfc").glob("monte-carlo-*.pso"))  # games PySolFC saved
+
 # For each argument: values a caller would pass (quick to answer), and the same mixed with junk.
 VALID: dict[str, st.SearchStrategy] = {
     "game": st.sampled_from(["monte-carlo", "Monte Carlo", "matrimony"]),
@@ -77,6 +79,7 @@ VALID: dict[str, st.SearchStrategy] = {
     "start": st.integers(1, 10**6),
     "stop": st.none() | st.integers(1, 10**6),
     "skipped": st.sampled_from([None, []]),
+    "pysolfc_save": st.sampled_from([None, *SAVES, *map(str, SAVES), SAVES[0].read_bytes()]),
 }
 ANY: dict[str, st.SearchStrategy] = {
     name: valid | (short_limit if name in ("time_limit", "sample_seconds", "patience") else junk) for name, valid in VALID.items()

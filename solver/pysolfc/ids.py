@@ -27,7 +27,14 @@ GAME_IDS = {
     ("monte-carlo", "2decks"): 216,
     ("matrimony", "pysol"): 424,
 }
-GAMES_BY_ID = {number: names for names, number in GAME_IDS.items()}
+# The "Always Solvable" game of each: its fresh deals are numbers proven winnable.
+ALWAYS_SOLVABLE_IDS = {
+    ("monte-carlo", "pysol"): 994,
+    ("monte-carlo", "weddings"): 995,
+    ("monte-carlo", "2decks"): 996,
+    ("matrimony", "pysol"): 997,
+}
+GAMES_BY_ID = {number: names for ids in (GAME_IDS, ALWAYS_SOLVABLE_IDS) for names, number in ids.items()}
 
 CELLS = 25  # the Monte Carlo games' grid, 5 by 5
 MONTE_CARLO_FOUNDATION = 25

@@ -104,6 +104,8 @@ def _view_module() -> types.ModuleType:
     view = types.ModuleType("pysollib.pysoltk")
 
     def anything(name: str) -> Any:
+        if name.startswith("__"):  # `__file__` and the like: absent, as tools that walk sys.modules expect
+            raise AttributeError(name)
         return name if name.isupper() else Nothing
 
     view.__getattr__ = anything  # type: ignore[attr-defined]
@@ -200,7 +202,7 @@ class App(Nothing):
         self.stats = statistics.Statistics()
         self.images = Images()
         self.intro = mfxutil.Struct(progress=None)
-        self.gamerandom = None
+        self.gamerandom = importlib.import_module("pysollib.pysolrandom").PysolRandom()
         self.debug = 0
         self.audio = None
 
@@ -217,6 +219,42 @@ def new_game(game_id: int, number: str | int | None = None) -> Any:
     game.create(App())
     game.newGame(random=None if number is None else random.construct_random(str(number)))
     return game
+
+
+def load_plugins(folder: Path) -> None:
+    """Load the plugins of a folder as PySolFC does at its start: its application's own
+    `loadPlugins`, which runs each `*.py` of the folder (after the built-in games are
+    registered, as here)."""
+    load()
+    application = importlib.import_module("pysollib.app").Application
+    application.__new__(application).loadPlugins(str(folder))
+
+
+def demo_struct(game: Any) -> Any:
+    """What `Game.startDemo` sets up for a Demo (it needs a window to start one itself),
+    with no pause between moves: the pause only shows the hint arrow."""
+    mfxutil = importlib.import_module("pysollib.mfxutil")
+    return mfxutil.Struct(
+        level=2, mixed=0, sleep=0, last_deal=[], snapshots=[], hint=None, keypress=None, start_demo_moves=game.stats.demo_moves, info_text=None
+    )
+
+
+def run_demo(game: Any) -> bool:
+    """Play the game with PySolFC's Demo until it wins or gives up, as `Game.demoEvent`
+    does: a move at a time, each finished, until `isGameWon` or the move says it is
+    finished (the Demo's "This won't come out..."). Whether the Demo won."""
+    game.demo = demo_struct(game)
+    try:
+        while True:
+            finished = game.playOneDemoMove(game.demo)
+            game.finishMove()
+            game.hints.list = None
+            if game.isGameWon():
+                return True
+            if finished:
+                return False
+    finally:
+        game.demo = None
 
 
 def card_text(card: Any) -> str:
