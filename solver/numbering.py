@@ -67,9 +67,10 @@ def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
     return shuffled(number, decks)[0]
 
 
-def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | MTRandom]:
+def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | Random]:
     """PySolFC card ids in dealing order for `number`, and its generator as the shuffle
-    leaves it (a PySolFC save keeps that generator's state)."""
+    leaves it (a PySolFC save keeps that generator's state; for the Mersenne Twister, the
+    plain `random.Random` whose state pysol_cards' MTRandom carries)."""
     ids = list(range(52 * decks))
     if number.microsoft:
         rng = LCRandom31(number.seed)
@@ -84,7 +85,8 @@ def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | MT
         # whose randint(0, i) is int(random() * (i + 1)). Its constructor also copies the
         # generator's whole state, which costs more than the shuffle: the generator is used
         # bare (tests/test_cards_and_numbers.py checks it against MTRandom).
-        random = Random(number.seed).random
+        rng = Random(number.seed)
+        random = rng.random
         for i in range(len(ids) - 1, 0, -1):
             j = int(random() * (i + 1))
             ids[i], ids[j] = ids[j], ids[i]
