@@ -16,7 +16,6 @@ from itertools import islice
 from typing import Any
 
 from .errors import MissingExtra, WedlockError
-from .luck import luck_figures
 from .pipeline import Solution, solve
 from .players import SAMPLE_SECONDS, SAMPLES, play
 from .search import Limits
@@ -68,6 +67,8 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
     )
     record = result.record(job.solutions)
     if job.analyze is not None:
+        from .luck import luck_figures  # with networkx, only for a batch that analyses
+
         record["analysis"] = luck_figures(result.deal, job.analyze.max_states, job.analyze.playouts, result.verdict)
     if job.players is not None:
         record["players"] = players_of(job.players, result)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..deals import numbered_deal
@@ -15,9 +15,11 @@ from ..search import Limits, solve
 from . import board, positions, verify
 from .moves import Consolidate, King, Move, Pair, coded, move_from_json, move_of, parse_move
 from .play import GAP, Table
-from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
 from .spaces import ColumnSpace, SequenceSpace
+
+if TYPE_CHECKING:
+    from .player import PlayerView
 
 
 class MonteCarlo:
@@ -86,6 +88,8 @@ class MonteCarlo:
         return out
 
     def player(self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table | None = None) -> PlayerView:
+        from .player import PlayerView  # with the analysis it needs, only for those who play or analyse
+
         table = Table(rules, tuple(cards))
         return PlayerView(table, None if seen is None else positions.play_position(table, seen))
 
