@@ -5,7 +5,6 @@ a pool of local processes, or on a Dask cluster. Each runner yields result recor
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import queue
 import signal
@@ -137,6 +136,8 @@ def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Generator[dict[str
         for number in numbers:
             yield solve_number(job, number)
         return
+    import multiprocessing  # for a pool only
+
     context = multiprocessing.get_context("spawn" if multiprocessing.get_start_method() != "fork" else "fork")
     pool = context.Pool(jobs, initializer=_worker_start)
     done: queue.SimpleQueue = queue.SimpleQueue()
