@@ -8,6 +8,7 @@ from random import Random
 
 from pysol_cards.random import LCRandom31
 
+from .core import compiled_core
 from .errors import GameNumberError
 
 MS_LIMIT = 32000  # below this a plain number uses the Microsoft generator
@@ -63,7 +64,14 @@ def _whole(digits: str, shown: str) -> int:
 
 
 def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
-    """PySolFC card ids in dealing order (first dealt first) for `number`."""
+    """PySolFC card ids in dealing order (first dealt first) for `number` (the compiled
+    core's copy of the Mersenne Twister shuffle where it can take the seed;
+    tests/test_cards_and_numbers.py holds the two to the same deals)."""
+    if not number.microsoft and number.seed < 2**64:
+        core = compiled_core()
+        if core is not None:
+            ids: list[int] = core.pysol_ids(number.seed, 52 * decks)
+            return ids
     return shuffled(number, decks)[0]
 
 
