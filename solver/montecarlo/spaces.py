@@ -140,17 +140,32 @@ class SequenceSpace:
         """A line of steps as coded moves (`moves.Coded`): each phase's removals, then the
         consolidation after them when the rules allow one."""
         code, size = card_codes(self.table.deal), self.size
-        left, out = bytearray(self.start()), list[Coded]()  # the deal indices still in play, as a state holds them
+        left = [code[i] for i in self.start()]  # the codes of the cards still in play, in a state's order
+        out: list[Coded] = []
+        add = out.append
         for pairs in steps:
-            out.extend(_coded_pairs(code, left, pairs))
             stock_left, on_grid = len(left) > size, min(len(left), size)
-            emptied = sorted({cell for pair in pairs for cell in pair}, reverse=True)
-            for cell in emptied:
-                del left[cell]
+            if len(pairs) == 1:  # most phases remove one pair
+                a, b = pairs[0]
+                if a == b:
+                    add((a, left[a]))
+                    del left[a]
+                    first, emptied = a, 1
+                else:
+                    add((a, left[a], b, left[b]))
+                    first, last = (a, b) if a < b else (b, a)
+                    del left[last], left[first]
+                    emptied = 2
+            else:
+                out.extend([(a, left[a], b, left[b]) if a != b else (a, left[a]) for a, b in pairs])
+                cells = sorted({cell for pair in pairs for cell in pair}, reverse=True)
+                for cell in cells:
+                    del left[cell]
+                first, emptied = cells[-1], len(cells)
             # Once the stock is empty, a phase that emptied only the last cards of the grid
             # leaves no card after a gap, and nothing to consolidate.
-            if left and (stock_left or emptied[-1] != on_grid - len(emptied)):
-                out.append(())
+            if left and (stock_left or first != on_grid - emptied):
+                add(())
         return out
 
 

@@ -257,25 +257,25 @@ def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[C
     size, near, thirteens = rules.rows * rules.cols, _near(rules.rows, rules.cols), rules.pairing == THIRTEEN
     on_grid = size  # the cells that exist: under the sliding rules, once the stock is out,
     # the list is shorter than the grid, and the cells past its end are gaps
+    sliding = rules.consolidation == SLIDE
     for played, move in enumerate(moves):
-        if not move:  # consolidate
-            if not _may_consolidate(rules, cards, near):
-                return False, played
-            if rules.consolidation == SLIDE:
-                # Each later card, the grid's and then the stock's, moves back one place
-                # over each gap: the gaps leave the list.
-                for _ in range(cards.count(None)):
-                    cards.remove(None)
-                on_grid = min(size, len(cards))
-            else:
-                cards = _columns_closed(rules, cards)
-        elif len(move) == 4:  # a pair
+        if len(move) == 4:  # a pair
             a, x, b, y = move
             if not (0 <= a < on_grid and 0 <= b < on_grid and cards[a] == x and cards[b] == y and b in near[a]):
                 return False, played
             if not (x % 13 + y % 13 == 11 if thirteens else x % 13 == y % 13):  # ranks (code % 13 + 1) that total 13, or the same rank
                 return False, played
             cards[a] = cards[b] = None
+        elif not move:  # consolidate
+            if not _may_consolidate(rules, cards, near):
+                return False, played
+            if sliding:
+                # Each later card, the grid's and then the stock's, moves back one place
+                # over each gap: the gaps (all on the grid) leave the list.
+                cards[:on_grid] = [card for card in cards[:on_grid] if card is not None]
+                on_grid = min(size, len(cards))
+            else:
+                cards = _columns_closed(rules, cards)
         elif len(move) == 2:  # a lone king
             a, x = move
             if not (thirteens and 0 <= a < on_grid and cards[a] == x and x % 13 == KING - 1):
