@@ -267,7 +267,7 @@ def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[C
                 return False, played
             cards[a] = cards[b] = None
         elif not move:  # consolidate
-            if not _may_consolidate(rules, cards, near):
+            if not _may_consolidate(rules, cards):
                 return False, played
             if sliding:
                 # Each later card, the grid's and then the stock's, moves back one place
@@ -286,7 +286,7 @@ def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[C
     return cards.count(None) == len(cards), len(moves)
 
 
-def _may_consolidate(rules: MonteCarloRules, cards: list[int | None], near: tuple[frozenset[int], ...]) -> bool:
+def _may_consolidate(rules: MonteCarloRules, cards: list[int | None]) -> bool:
     """Whether the rules allow consolidating now (see `_consolidate_problem`); `cards` as in
     `replay_codes`."""
     size = rules.rows * rules.cols
@@ -298,7 +298,7 @@ def _may_consolidate(rules: MonteCarloRules, cards: list[int | None], near: tupl
                 return False
         elif not any(cards[cell] is not None and cards[cell - rules.cols] is None for cell in range(rules.cols, size)):
             return False
-    return not (rules.strict and _removal_open(cards[:size], near, rules.pairing == THIRTEEN))
+    return not (rules.strict and _removal_open(cards[:size], rules, rules.pairing == THIRTEEN))
 
 
 def _columns_closed(rules: MonteCarloRules, cards: list[int | None]) -> list[int | None]:
@@ -312,18 +312,29 @@ def _columns_closed(rules: MonteCarloRules, cards: list[int | None]) -> list[int
     return grid + list(stock)
 
 
-def _removal_open(grid: list[int | None], near: tuple[frozenset[int], ...], thirteens: bool) -> bool:
-    """Whether some pair (or, in Thirteens, a lone king) may be removed from `grid`."""
-    for a, x in enumerate(grid):
-        if x is None:
+def _removal_open(grid: list[int | None], rules: MonteCarloRules, thirteens: bool) -> bool:
+    """Whether some pair (or, in Thirteens, a lone king) may be removed from `grid`. A pair
+    is looked for from its earlier cell (`_later`: the touching cells after each)."""
+    ranks = [None if x is None else x % 13 for x in grid]  # rank - 1
+    if thirteens and KING - 1 in ranks:
+        return True
+    later = _later(rules.rows, rules.cols, len(ranks))
+    for a, r in enumerate(ranks):
+        if r is None:
             continue
-        if thirteens and x % 13 == KING - 1:
-            return True
-        for b in near[a]:
-            y = grid[b] if b < len(grid) else None
-            if y is not None and (x % 13 + y % 13 == 11 if thirteens else x % 13 == y % 13):
+        partner = 11 - r if thirteens else r
+        for b in later[a]:
+            if ranks[b] == partner:
                 return True
     return False
+
+
+@cache
+def _later(rows: int, cols: int, cells: int) -> tuple[tuple[int, ...], ...]:
+    """For each of the first `cells` cells of a rows x cols grid, the cells after it among
+    those that touch it (`_near`)."""
+    near = _near(rows, cols)
+    return tuple(tuple(sorted(b for b in near[a] if a < b < cells)) for a in range(cells))
 
 
 @cache
