@@ -18,7 +18,7 @@ from wedlock.cards import Card, full_deck, parse_cards
 from wedlock.errors import DealError, IllegalMoveError
 from wedlock.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
 from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
-from wedlock.montecarlo.verify import Table, Verdict, _may_consolidate, _near, apply, deal_table, problem_with, referee, replay_codes
+from wedlock.montecarlo.verify import Table, Verdict, _may_consolidate, apply, deal_table, problem_with, referee, replay_codes
 
 PYSOL = RULE_SETS["pysol"]
 STRICT = RULE_SETS["strict"]
@@ -315,8 +315,8 @@ def test_when_consolidation_is_allowed(gaps: set[int], stock: bool, slide_ok: bo
     assert (problem_with(WEDDINGS, table, Consolidate()) == "") == columns_ok
     # The replay on ints (below) asks the same of the grid's codes followed by the stock's.
     codes = [None if card is None else card.code for card in table.grid + table.stock]
-    assert _may_consolidate(PYSOL, codes, _near(5, 5)) == slide_ok
-    assert _may_consolidate(WEDDINGS, codes, _near(5, 5)) == columns_ok
+    assert _may_consolidate(PYSOL, codes) == slide_ok
+    assert _may_consolidate(WEDDINGS, codes) == columns_ok
 
 
 # --- legal wins --------------------------------------------------------------------------------
