@@ -258,6 +258,7 @@ def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[C
     on_grid = size  # the cells that exist: under the sliding rules, once the stock is out,
     # the list is shorter than the grid, and the cells past its end are gaps
     sliding = rules.consolidation == SLIDE
+    emptied: list[int] = []  # the cells emptied since the last consolidation: the gaps
     for played, move in enumerate(moves):
         if len(move) == 4:  # a pair
             a, x, b, y = move
@@ -266,21 +267,25 @@ def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[C
             if not (x % 13 + y % 13 == 11 if thirteens else x % 13 == y % 13):  # ranks (code % 13 + 1) that total 13, or the same rank
                 return False, played
             cards[a] = cards[b] = None
+            emptied += a, b
         elif not move:  # consolidate
             if not _may_consolidate(rules, cards):
                 return False, played
             if sliding:
                 # Each later card, the grid's and then the stock's, moves back one place
-                # over each gap: the gaps (all on the grid) leave the list.
-                cards[:on_grid] = [card for card in cards[:on_grid] if card is not None]
+                # over each gap: the gaps leave the list.
+                for cell in sorted(emptied, reverse=True):
+                    del cards[cell]
                 on_grid = min(size, len(cards))
             else:
                 cards = _columns_closed(rules, cards)
+            emptied.clear()
         elif len(move) == 2:  # a lone king
             a, x = move
             if not (thirteens and 0 <= a < on_grid and cards[a] == x and x % 13 == KING - 1):
                 return False, played
             cards[a] = None
+            emptied.append(a)
         else:
             return False, played
     return cards.count(None) == len(cards), len(moves)
