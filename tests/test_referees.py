@@ -44,7 +44,7 @@ def damaged(line: list[Any], rng: random.Random) -> list[Any]:
     return line
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(number=st.integers(1, 10**12), rng=st.randoms(use_true_random=False))
 @pytest.mark.parametrize("game, name", RULES, ids=[f"{g.name}-{n}" for g, n in RULES])
 def test_both_referees_agree_on_the_solvers_lines(game: Any, name: str, number: int, rng: random.Random) -> None:
