@@ -244,7 +244,7 @@ def _consolidate(rules: MonteCarloRules, table: Table) -> Table:
 # next card; nothing is built per move. It says only whether a line wins and how many of
 # its moves are legal; `referee` above stays the reference, and gives the words for a line
 # that does not win. tests/test_montecarlo_verify.py checks that the two agree on random
-# lines, legal or not.
+# lines, legal or not, and tests/test_referees.py on the solver's lines, whole and damaged.
 
 
 def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int]:
