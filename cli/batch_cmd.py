@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
+from typing import Any
 
 import click
-from tqdm import tqdm
 
 from wedlock.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
 from wedlock.games import game_named, rules_of
@@ -153,9 +153,11 @@ def batch_command(
                 raise CannotWrite(f"cannot write '{shown}': {err.strerror}") from None
             stack.callback(_close_quietly, stream)
         writer = ResultsWriter(stream)
-        bar = stack.enter_context(
-            tqdm(total=len(numbers), initial=len(numbers) - len(todo), disable=quiet or sys.stderr is None, unit="deal", file=sys.stderr)
-        )
+        bar: Any = _NoBar()
+        if not quiet and sys.stderr is not None:
+            from tqdm import tqdm  # loaded only for a bar that is drawn
+
+            bar = stack.enter_context(tqdm(total=len(numbers), initial=len(numbers) - len(todo), unit="deal", file=sys.stderr))
 
         def written() -> str:
             text = f"{counted(sum(counts.values()), 'result')} written"
@@ -186,6 +188,19 @@ def batch_command(
             _close_quietly(bar)
             stopping.tell(f"{stopping.word(stop)}: {written()}.")
             sys.exit(stopping.status(stop))
+
+
+class _NoBar:
+    """The bar of a quiet batch: it draws nothing and costs nothing a deal."""
+
+    def set_postfix(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def older_lines(found: Resume, shown: str, retrying: bool) -> str:

@@ -10,6 +10,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import import_module
 from typing import Any
 
 import click
@@ -19,18 +20,23 @@ from wedlock.pipeline import SolverFault
 from wedlock.shown import printable
 
 from . import stopping
-from .analyze_cmd import analyze_command
-from .batch_cmd import batch_command
 from .common import CANNOT_WRITE, GAMES_HELP
-from .deal_cmd import deal_command
-from .hint_cmd import hint_command
-from .play_cmd import play_command
-from .pysolfc_cmd import pysolfc_group
-from .show_cmd import show_command
-from .solve_cmd import solve_command
-from .stats_cmd import stats_command
-from .verify_cmd import verify_command
-from .winnable_cmd import winnable_command
+
+# Each command and the module that defines it, imported when the command runs (or --help
+# lists them all): `wedlock solve` never loads the analysis, networkx or the batch runners.
+COMMANDS = {
+    "deal": ("deal_cmd", "deal_command"),
+    "solve": ("solve_cmd", "solve_command"),
+    "hint": ("hint_cmd", "hint_command"),
+    "play": ("play_cmd", "play_command"),
+    "show": ("show_cmd", "show_command"),
+    "verify": ("verify_cmd", "verify_command"),
+    "batch": ("batch_cmd", "batch_command"),
+    "stats": ("stats_cmd", "stats_command"),
+    "analyze": ("analyze_cmd", "analyze_command"),
+    "winnable": ("winnable_cmd", "winnable_command"),
+    "pysolfc": ("pysolfc_cmd", "pysolfc_group"),
+}
 
 # `wedlock` with no command (click 8.2 and later; older ones print the help themselves)
 NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -106,6 +112,16 @@ class OneLineErrors(click.Group):
     quietly with 141 on a closed output pipe, with 5 when the output cannot be written, and
     with one line and 130 on Ctrl-C (143 on SIGTERM, 129 on SIGHUP)."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """The command called `name`, its module imported the first time it is asked for."""
+        if name not in self.commands and name in COMMANDS:
+            module, attribute = COMMANDS[name]
+            self.add_command(getattr(import_module(f".{module}", __package__), attribute), name)
+        return self.commands.get(name)
+
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         with _stops_in_one_line(), _pipe_closes_quietly():  # `wedlock --help | true`
             return super().make_context(*args, **kwargs)
@@ -171,10 +187,3 @@ def cli() -> None:
     Deals are numbered as in PySolFC, so `wedlock solve monte-carlo 12345` answers for
     the game PySolFC calls #12345.
     """
-
-
-for command in (
-    deal_command, solve_command, hint_command, play_command, show_command, verify_command, batch_command, stats_command, analyze_command,
-    winnable_command, pysolfc_group,
-):
-    cli.add_command(command)

@@ -13,10 +13,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING
 
 from .stopping import CAUGHT
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 TICK = 1.0  # seconds between redraws of the clock while one search runs
 FORMAT = "[{elapsed}] {desc}"  # no rate or time left: searches differ too much in cost
@@ -37,6 +39,8 @@ class SearchBar:
             return
         line = f"{self.desc}, search {done + 1} of {total}: {label}"
         if self.bar is None:
+            from tqdm import tqdm  # loaded only once a bar is drawn: most solves end first
+
             with _signals_held():  # a bar drawn is always one that __exit__ can wipe
                 self.bar = tqdm(total=total, desc=line, file=sys.stderr, leave=False, bar_format=FORMAT)
                 self.ticker = threading.Thread(target=self._tick, args=(self.bar,), daemon=True)

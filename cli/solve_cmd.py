@@ -8,9 +8,7 @@ from pathlib import Path
 
 import click
 
-from wedlock.page import solution_page
 from wedlock.pipeline import Solution, solve
-from wedlock.pysolfc.writer import save_bytes, writable_in_pysolfc
 from wedlock.search import LOST, UNKNOWN, WON
 from wedlock.shown import printable
 
@@ -88,6 +86,8 @@ def solve_command(
             check_writable(path)
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
     if pysolfc_out:
+        from wedlock.pysolfc.writer import save_bytes, writable_in_pysolfc  # only for a save to write
+
         writable_in_pysolfc(start)  # before the search: PySolFC has the game, the deal a number
     game = start_game(start)
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
@@ -95,6 +95,8 @@ def solve_command(
     unwritten = None
     # The files first: a reader of the text that goes away early (| head) loses nothing.
     if html_file:
+        from wedlock.page import solution_page  # with its styles and script, only for a page
+
         try:
             write_page(html_file, solution_page(result, label))
         except CannotWrite as err:

@@ -5,7 +5,6 @@ a pool of local processes, or on a Dask cluster. Each runner yields result recor
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import queue
 import signal
@@ -16,7 +15,6 @@ from itertools import islice
 from typing import Any
 
 from .errors import MissingExtra, WedlockError
-from .luck import luck_figures
 from .pipeline import Solution, solve
 from .players import SAMPLE_SECONDS, SAMPLES, play
 from .search import Limits
@@ -68,6 +66,8 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
     )
     record = result.record(job.solutions)
     if job.analyze is not None:
+        from .luck import luck_figures  # with networkx, only for a batch that analyses
+
         record["analysis"] = luck_figures(result.deal, job.analyze.max_states, job.analyze.playouts, result.verdict)
     if job.players is not None:
         record["players"] = players_of(job.players, result)
@@ -136,6 +136,8 @@ def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Generator[dict[str
         for number in numbers:
             yield solve_number(job, number)
         return
+    import multiprocessing  # for a pool only
+
     context = multiprocessing.get_context("spawn" if multiprocessing.get_start_method() != "fork" else "fork")
     pool = context.Pool(jobs, initializer=_worker_start)
     done: queue.SimpleQueue = queue.SimpleQueue()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import CardError
@@ -41,7 +42,12 @@ class Card:
     @classmethod
     def from_id(cls, card_id: int) -> Card:
         """The card of a PySolFC card id (52*deck + 13*suit + rank-1)."""
-        return cls(card_id % 13 + 1, card_id % 52 // 13)
+        return BY_CODE[card_id % 52]
+
+    @property
+    def code(self) -> int:
+        """The card as one small int, 13*suit + rank-1: its PySolFC id in the first deck."""
+        return 13 * self.suit + self.rank - 1
 
     def __str__(self) -> str:
         return RANKS[self.rank - 1] + SUITS[self.suit]
@@ -61,6 +67,14 @@ class Card:
         """Rank and suit symbol, `10` written out: `10♠`."""
         rank = "10" if self.rank == 10 else self.rank_char
         return rank + SUIT_SYMBOLS[self.suit_char]
+
+
+BY_CODE = tuple(Card(code % 13 + 1, code // 13) for code in range(52))  # cards are values: one object each serves
+
+
+def card_codes(cards: Iterable[Card]) -> list[int]:
+    """Each card's code (`Card.code`), for code that works on small ints."""
+    return [13 * card.suit + card.rank - 1 for card in cards]
 
 
 def full_deck(decks: int = 1) -> list[Card]:

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from .cards import Card
+from .cards import BY_CODE, Card
 from .errors import CardError, DealError
 from .input_files import UNREADABLE, read_text, why_unreadable
 from .numbering import GameNumber, shuffled_ids
@@ -20,7 +20,7 @@ from .shown import printable
 
 def numbered_deal(number: GameNumber, decks: int) -> list[Card]:
     """The cards of PySolFC game `number` in dealing order."""
-    return [Card.from_id(i) for i in shuffled_ids(number, decks)]
+    return [BY_CODE[i % 52] for i in shuffled_ids(number, decks)]
 
 
 def parse_deal_text(text: str, decks: int) -> list[Card]:

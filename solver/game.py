@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .cards import Card
@@ -16,7 +16,7 @@ class Answer:
     (not yet replayed: `pipeline.solve` does that)."""
 
     verdict: Verdict
-    moves: list = field(default_factory=list)
+    moves: Sequence[Any] = ()  # the game's own move values (a `lines.CodedLine` makes them when read)
     states: int = 0
     seconds: float = 0.0
     reason: str = ""  # why the verdict is `unknown`

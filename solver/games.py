@@ -50,6 +50,8 @@ def rules_of(game: Game, name: str | None) -> Any:
         return game.rule_sets[game.default_rules]
     if not isinstance(name, str):
         raise RulesError(f"a rule set is named by text, like 'pysol', not {type(name).__name__}")
+    if name in game.rule_sets:  # as the registry spells it: what a batch's every deal names
+        return game.rule_sets[name]
     squeezed = _squeezed(name)
     if squeezed == "pysolfc":
         squeezed = "pysol"

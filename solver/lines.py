@@ -7,9 +7,9 @@ written out (a Matrimony foundation's name depends on it); a `Move` carries it, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from .game import Game
 
@@ -59,3 +59,52 @@ class Line(tuple):
     def raw(self) -> list[Any]:
         """The game's own move values."""
         return [move.raw for move in self]
+
+
+class CodedLine(Sequence[Any]):
+    """A line of a game's moves kept as the small tuples of ints the solver's steps give
+    (a game's `Coded` moves), each made into the game's own move value only when it is
+    read: a batch that writes counts reads none, and the referee replays the codes."""
+
+    def __init__(self, codes: Iterable[tuple[int, ...]], move_of: Callable[[tuple[int, ...]], Any]) -> None:
+        self.codes = tuple(codes)
+        self.move_of = move_of
+        self._moves: list[Any] | None = None
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.moves()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.moves())
+
+    def moves(self) -> list[Any]:
+        """The game's own move values, made the first time they are asked for."""
+        if self._moves is None:
+            self._moves = [self.move_of(code) for code in self.codes]
+        return self._moves
+
+    def __repr__(self) -> str:
+        return f"<CodedLine of {len(self.codes)} moves>"
+
+
+def codes_of(moves: Sequence[Any], coded: Callable[[Any], tuple[int, ...] | None]) -> Sequence[tuple[int, ...]] | None:
+    """A line's coded moves: a CodedLine's own, else each move's (`coded`, a game's); None
+    when some move has none."""
+    if isinstance(moves, CodedLine):
+        return moves.codes
+    codes = []
+    for move in moves:
+        code = coded(move)
+        if code is None:
+            return None
+        codes.append(code)
+    return codes

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from random import Random
 
-from pysol_cards.random import LCRandom31, MTRandom
+from pysol_cards.random import LCRandom31
 
+from .core import compiled_core
 from .errors import GameNumberError
 
 MS_LIMIT = 32000  # below this a plain number uses the Microsoft generator
@@ -62,23 +64,39 @@ def _whole(digits: str, shown: str) -> int:
 
 
 def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
-    """PySolFC card ids in dealing order (first dealt first) for `number`."""
+    """PySolFC card ids in dealing order (first dealt first) for `number` (the compiled
+    core's copy of the Mersenne Twister shuffle where it can take the seed;
+    tests/test_cards_and_numbers.py holds the two to the same deals)."""
+    if not number.microsoft and number.seed < 2**64:
+        core = compiled_core()
+        if core is not None:
+            ids: list[int] = core.pysol_ids(number.seed, 52 * decks)
+            return ids
     return shuffled(number, decks)[0]
 
 
-def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | MTRandom]:
+def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | Random]:
     """PySolFC card ids in dealing order for `number`, and its generator as the shuffle
-    leaves it (a PySolFC save keeps that generator's state)."""
+    leaves it (a PySolFC save keeps that generator's state; for the Mersenne Twister, the
+    plain `random.Random` whose state pysol_cards' MTRandom carries)."""
     ids = list(range(52 * decks))
     if number.microsoft:
         rng = LCRandom31(number.seed)
         if decks == 1:
             # The Microsoft deals start from a rank-major deck, suits C, D, H, S.
             ids = [13 * suit + rank for rank in range(13) for suit in (0, 3, 2, 1)]
+        for i in range(len(ids) - 1, 0, -1):
+            j = rng.randint(0, i)
+            ids[i], ids[j] = ids[j], ids[i]
     else:
-        rng = MTRandom(number.seed)
-    for i in range(len(ids) - 1, 0, -1):
-        j = rng.randint(0, i)
-        ids[i], ids[j] = ids[j], ids[i]
+        # pysol_cards' MTRandom is Python's own Mersenne Twister seeded with the number,
+        # whose randint(0, i) is int(random() * (i + 1)). Its constructor also copies the
+        # generator's whole state, which costs more than the shuffle: the generator is used
+        # bare (tests/test_cards_and_numbers.py checks it against MTRandom).
+        rng = Random(number.seed)
+        random = rng.random
+        for i in range(len(ids) - 1, 0, -1):
+            j = int(random() * (i + 1))
+            ids[i], ids[j] = ids[j], ids[i]
     ids.reverse()  # PySolFC deals from the end of the shuffled list
     return ids, rng

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,7 @@ class Solution:
 
     deal: Deal
     verdict: Verdict
-    moves: Line = field(default_factory=Line)
+    line: Sequence[Any] = ()  # a win's moves as the game's own values; `moves` binds them to the game
     states: int = 0  # distinct canonical states the search kept
     seconds: float = 0.0
     reason: str = ""  # why the verdict is `unknown`: the limit that cut the search short
@@ -195,12 +196,18 @@ class Solution:
     position: Position | None = None  # the position of a game under way it starts from, if any
     limit: str | None = None  # when `unknown`: the field of Limits that cut the search short, if one did
 
+    @cached_property
+    def moves(self) -> Line:
+        """A win's moves, each able to say itself (made when first asked for: a batch that
+        writes counts never asks)."""
+        return Line.of(self.deal.game, self.deal.rules, self.line)
+
     def summary(self) -> str:
         """One line: the verdict and what the search cost."""
         cost = f"{counted(self.states, 'state')}, {self.seconds:,.2f} s"
         if self.verdict == Verdict.WON:
             by = f"; found by the {self.found_by}" if self.found_by else ""
-            return f"won in {counted(len(self.moves), 'move')} ({cost}{by})"
+            return f"won in {counted(len(self.line), 'move')} ({cost}{by})"
         if self.verdict == Verdict.LOST:
             return f"lost: no line wins; every reachable position was searched ({cost})"
         return f"unknown: {self.reason} ({cost})"
@@ -241,7 +248,7 @@ class Solution:
             "rules": self.deal.rules.name,
             "game_number": self.deal.number,
             "verdict": self.verdict.value,
-            "moves": len(self.moves),
+            "moves": len(self.line),
             "states": self.states,
             "seconds": round(self.seconds, 4),
             "version": __version__,
@@ -304,8 +311,7 @@ def solve(
         if not replay.won:
             where = chosen.label if start is None else start.label
             raise SolverFault(f"{where}: the referee rejects the solver's line: {replay.problem}")
-    moves = Line.of(chosen.game, chosen.rules, answer.moves)
-    return Solution(chosen, Verdict(answer.verdict), moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit)
+    return Solution(chosen, Verdict(answer.verdict), answer.moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit)
 
 
 def _check_same_rules(game: str | Game, start: Position, rules: str | None) -> None:

@@ -15,7 +15,6 @@ from .games import rules_of
 from .input_files import UNREADABLE, bounded, read_text, why_unreadable
 from .lines import Line
 from .pipeline import DealSource, Position, deal, game_of, illegal, read_moves
-from .pysolfc.saved_positions import saved_position
 from .shown import printable
 
 
@@ -73,6 +72,8 @@ def _saved(game: str | Game | None, source: Any, rules: str | None, text: Any, p
         raise PositionError("a position is given once: as a saved game or as text")
     if isinstance(source, Position):
         raise PositionError("a position is given once: as a saved game or as a Position")
+    from .pysolfc.saved_positions import saved_position  # PySolFC's formats, only for a saved game
+
     start = saved_position(path)
     chosen = start.deal
     if game is not None and game_of(game) is not chosen.game:

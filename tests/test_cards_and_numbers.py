@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pysol_cards.random import MTRandom
 
 from wedlock.cards import Card, full_deck
 from wedlock.deals import format_deal_text, numbered_deal, parse_deal_text
 from wedlock.errors import CardError, DealError, GameNumberError
-from wedlock.numbering import GameNumber, shuffled_ids
+from wedlock.numbering import GameNumber, shuffled, shuffled_ids
 
 GOLDEN = Path(__file__).parent / "golden"
 VECTORS = [
@@ -88,6 +89,23 @@ def test_game_number_text_round_trips(seed: int) -> None:
     number = GameNumber.parse(str(seed))
     assert GameNumber.parse(str(number)) == number
     assert number.microsoft == (seed < 32000)
+
+
+@given(st.one_of(st.integers(32000, 2**70), st.integers(2**64 - 4, 2**64 + 4), st.integers(2**32 - 4, 2**32 + 4)), st.sampled_from([1, 2]))
+def test_mersenne_twister_deals_are_pysol_cards_own(seed: int, decks: int) -> None:
+    # numbering.py draws from Python's generator itself, and the compiled core (where it is
+    # built and takes the seed) from its copy of it; pysol_cards' MTRandom is the reference.
+    ids = list(range(52 * decks))
+    MTRandom(seed).shuffle(ids)
+    number = GameNumber.parse(str(seed))
+    assert shuffled_ids(number, decks) == ids[::-1]
+    assert shuffled(number, decks)[0] == ids[::-1]
+
+
+@given(st.integers(0, 51))
+def test_card_codes_name_the_cards(code: int) -> None:
+    card = Card.from_id(code)
+    assert card.code == code and card == Card(code % 13 + 1, code // 13) and Card.from_id(code + 52) is card
 
 
 @given(st.integers(1, 2**40), st.sampled_from([1, 2]))

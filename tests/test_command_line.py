@@ -21,8 +21,8 @@ from wedlock.cli import common
 from wedlock.cli.main import cli
 from wedlock.games import GAMES
 
-COMMANDS = sorted(cli.commands)
-LEAF_COMMANDS = sorted(name for name, command in cli.commands.items() if not isinstance(command, click.Group))  # not `pysolfc`
+COMMANDS = cli.list_commands(click.Context(cli))
+LEAF_COMMANDS = [name for name in COMMANDS if not isinstance(cli.get_command(click.Context(cli), name), click.Group)]  # not `pysolfc`
 GAME_COMMANDS = ["analyze", "batch", "deal", "hint", "solve", "verify", "winnable"]
 ROOT = Path(__file__).parent.parent
 
@@ -340,3 +340,30 @@ def test_the_groups_own_output_into_a_closed_pipe_is_141_too(args: list[str]) ->
     proc.stdout.close()
     _, stderr = proc.communicate(timeout=60)
     assert (proc.returncode, stderr) == (141, b"")
+
+
+# What only analysis, pictures or a cluster need: a solve loads none of it.
+HEAVY = ("networkx", "matplotlib", "dask", "distributed", "wedlock.analysis", "wedlock.luck", "wedlock.graph_report", "wedlock.pictures", "wedlock.stats")
+
+
+def _heavy_loaded(code: str) -> list[str]:
+    """The HEAVY modules in sys.modules once `code` has run in a fresh interpreter."""
+    listing = f"import sys\nfrom contextlib import suppress\nwith suppress(SystemExit):\n{code}\nprint(' '.join(sorted(sys.modules)), file=sys.__stderr__)"
+    done = subprocess.run([sys.executable, "-c", listing], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    loaded = done.stderr.splitlines()[-1].split()
+    return [name for name in HEAVY if name in loaded]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "    import wedlock",
+        "    import wedlock\n    wedlock.solve('monte-carlo', 1), wedlock.solve('matrimony', 1).moves.to_json()",
+        "    sys.argv = ['wedlock', 'solve', 'monte-carlo', '1']\n    from wedlock.cli import run\n    run()",
+        "    sys.argv = ['wedlock', 'solve', 'matrimony', '5', '--json']\n    from wedlock.cli import run\n    run()",
+        "    sys.argv = ['wedlock', 'batch', 'monte-carlo', '1-20', '--out', '-']\n    from wedlock.cli import run\n    run()",
+    ],
+    ids=["import", "api-solve", "cli-solve", "cli-solve-json", "cli-batch"],
+)
+def test_solving_loads_no_analysis_nor_graphs_nor_cluster(code: str) -> None:
+    assert _heavy_loaded(code) == []

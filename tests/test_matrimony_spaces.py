@@ -15,14 +15,16 @@ from functools import cache
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_matrimony_verify import slip
 
 from wedlock.beam import beam_search
 from wedlock.cards import Card
 from wedlock.game import EXACT_LABEL
+from wedlock.lines import CodedLine
 from wedlock.matrimony import GAME, quick_stages
 from wedlock.matrimony.arnold_space import ArnoldSpace
 from wedlock.matrimony.deal import numbered_deal
-from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift
+from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift, coded
 from wedlock.matrimony.play import Position, Table
 from wedlock.matrimony.pysol_dead import _chains
 from wedlock.matrimony.pysol_finish import ExactFrom
@@ -30,7 +32,7 @@ from wedlock.matrimony.pysol_native import NativePhaseSpace
 from wedlock.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
 from wedlock.matrimony.quick_stages import Stage
 from wedlock.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
-from wedlock.matrimony.verify import referee
+from wedlock.matrimony.verify import referee, replay_codes
 from wedlock.numbering import GameNumber
 from wedlock.plain_space import PlainSpace
 from wedlock.portfolio import Budget
@@ -767,3 +769,32 @@ def test_pysol_exact_space_agrees_with_plain_search_on_made_up_endings(pos: Posi
     assert solve(space, EXHAUSTIVE).verdict == plain.verdict
     if plain.verdict == WON:
         assert not space.dead(pos) and not space.dead(pos, ahead=True) and not space.tangles.dead(pos)
+
+
+@pytest.mark.parametrize(("name", "game"), [("arnold", g) for g in WON_ARNOLD] + [("pysol", g) for g in WON_PYSOL])
+def test_coded_wins_replay_alike_with_their_slips(name: str, game: int) -> None:
+    """The solver's wins, as coded moves, win in the referee's replay on ints; with a move
+    dropped, two swapped, a slip put in or a shift's card or target changed, it stops where
+    the reference stops."""
+    rules, deal, rng = RULE_SETS[name], deal_of(game), random.Random(game)
+    answer = GAME.solve(rules, deal, Limits())
+    line = list(answer.moves)
+    codes = [coded(m) for m in line]
+    if isinstance(answer.moves, CodedLine):
+        assert list(answer.moves.codes) == codes
+    assert replay_codes(rules, deal, codes) == (True, len(line))  # type: ignore[arg-type]
+    table = Table(rules, deal)
+    before = [table.start()]
+    for move in line:
+        before.append(table.apply(before[-1], move))
+    variants = []
+    for _ in range(40):
+        k = rng.randrange(len(line) - 1)
+        variants += [line[:k] + line[k + 1 :], line[:k] + [line[k + 1], line[k]] + line[k + 2 :], line[:k] + [slip(rng, rules, before[k])] + line[k:]]
+    for k, move in enumerate(line):
+        if isinstance(move, Shift):
+            variants += [line[:k] + [Shift(move.source, g, move.card)] + line[k + 1 :] for g in range(8)]
+            variants += [line[:k] + [Shift(move.source, move.to, Card.from_id(c))] + line[k + 1 :] for c in rng.sample(range(52), 4)]
+    for variant in variants:
+        verdict = referee(rules, deal, variant)
+        assert replay_codes(rules, deal, [coded(m) for m in variant]) == (verdict.won, verdict.moves_played)  # type: ignore[misc]

@@ -9,17 +9,17 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wedlock.cards import Card, full_deck
 from wedlock.errors import DealError, IllegalMoveError
 from wedlock.matrimony.deal import numbered_deal
-from wedlock.matrimony.moves import Deal, Play, Redeal, Shift
+from wedlock.matrimony.moves import DEAL, Deal, Play, Redeal, Shift, coded, move_of
 from wedlock.matrimony.play import Position, Table, redealt
 from wedlock.matrimony.rules import RULE_SETS, card_of
 from wedlock.matrimony.verify import Table as RefTable
-from wedlock.matrimony.verify import apply, deal_table, problem_with, referee
+from wedlock.matrimony.verify import Verdict, apply, deal_table, problem_with, referee, replay_codes
 from wedlock.numbering import GameNumber
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
@@ -185,3 +185,102 @@ def test_referee_and_move_generator_agree_over_random_games(name: str) -> None:
             plays = [m for m in legal if isinstance(m, (Play, Shift))]
             move = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(legal)
             pos, ref = table.apply(pos, move), apply(rules, ref, move)
+
+
+# --- the replay on small ints agrees with the reference, move for move --------------------
+
+
+def slip(rng: random.Random, rules, pos: Position) -> object:
+    """A move that may well be illegal: a pile's top (or another card) to some foundation, a
+    foundation's top (or another card) shifted to another, a deal, or a redeal of some pile."""
+    kind = rng.random()
+    if kind < 0.15:
+        return Deal()
+    if kind < 0.3:
+        return Redeal(rng.randrange(-1, 17))
+    if kind < 0.75:
+        p = rng.randrange(16)
+        card = card_of(pos.piles[p][-1]) if pos.piles[p] and rng.random() < 0.7 else card_of(rng.randrange(52))
+        return Play(rng.randrange(-1, 17) if rng.random() < 0.1 else p, card, rng.randrange(-1, 9) if rng.random() < 0.1 else rng.randrange(8))
+    f = rng.randrange(8)
+    top = rules.takes[f][pos.foundations[f] - 1] if pos.foundations[f] else rng.randrange(52)
+    return Shift(f, rng.randrange(-1, 9) if rng.random() < 0.2 else rng.choice(rules.of_suit[top // 13]), card_of(top if rng.random() < 0.8 else rng.randrange(52)))
+
+
+def line_with_slips(rules, deal: list[Card], rng: random.Random, slips: float, most: int = 160) -> list:
+    """Legal moves picked at random (plays first, mostly), each replaced at the rate `slips`
+    by a move that may be illegal; after an illegal one, anything."""
+    table = Table(rules, deal)
+    pos, line = table.start(), list[object]()
+    while len(line) < most:
+        legal = table.legal_moves(pos)
+        if rng.random() < slips or (not legal and rng.random() < 0.5):
+            move = slip(rng, rules, pos)
+            line.append(move)
+            if move not in legal:
+                return line + [slip(rng, rules, pos) for _ in range(rng.randrange(3))]
+        elif not legal:
+            return line
+        else:
+            plays = [m for m in legal if isinstance(m, (Play, Shift))]
+            move = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(legal)
+            line.append(move)
+        pos = table.apply(pos, move)  # type: ignore[arg-type]
+    return line
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    name=st.sampled_from(sorted(RULE_SETS)),
+    seed=st.integers(0, 2**32 - 1),
+    slips=st.sampled_from([0.0, 0.01, 0.05, 0.3]),
+    rng=st.randoms(use_true_random=False),
+)
+def test_the_replay_on_ints_agrees_with_the_reference(name: str, seed: int, slips: float, rng: random.Random) -> None:
+    rules = RULE_SETS[name]
+    deal = numbered_deal(GameNumber.parse(str(seed + 1)))
+    line = line_with_slips(rules, deal, rng, slips)
+    verdict = referee(rules, deal, line)
+    codes = [coded(move) for move in line]
+    assert None not in codes
+    assert replay_codes(rules, deal, codes) == (verdict.won, verdict.moves_played)  # type: ignore[arg-type]
+
+
+def test_the_replay_on_ints_wins_nothing_on_a_bad_deal() -> None:
+    bad = GAME_1[:-1] + [C("AC") if GAME_1[-1] != C("AC") else C("AS")]
+    assert replay_codes(ARNOLD, bad, [(DEAL,)]) == (False, 0)
+    with pytest.raises(DealError):
+        referee(ARNOLD, bad, [Deal()])
+
+
+@given(st.sampled_from(sorted(RULE_SETS)), st.randoms(use_true_random=False))
+def test_coded_moves_round_trip(name: str, rng: random.Random) -> None:
+    move = slip(rng, RULE_SETS[name], Table(RULE_SETS[name], GAME_1).start())
+    assert move_of(coded(move)) == move  # type: ignore[arg-type]
+
+
+def test_malformed_moves_have_no_code() -> None:
+    for bad in (Play(True, C("AC"), 0), Play(0, "AC", 0), Shift(0, 1.0, C("AC")), Redeal("16"), "deal", None):  # type: ignore[arg-type]
+        assert coded(bad) is None
+
+
+def test_empty_piles_are_no_win_while_the_stock_holds_cards() -> None:
+    # Arnold's foundations take these sixteen pile cards one after another.
+    piles = [C(x) for x in "JH JH TS TS TC TC KD TD 9S 9S 9C 9C TH TH 8S 8S".split()]
+    rest = Counter(full_deck(2)) - Counter([C("JD"), C("QD"), *piles])
+    deal = [C("JD"), C("QD"), *piles, *sorted(rest.elements())]
+    table, moves = deal_table(ARNOLD, deal), []
+    for p, card in enumerate(piles):
+        move = next(m for f in range(8) if problem_with(ARNOLD, table, m := Play(p, card, f)) == "")
+        moves.append(move)
+        table = apply(ARNOLD, table, move)
+    verdict = referee(ARNOLD, deal, moves)
+    assert verdict == Verdict(False, 16, "all 16 moves are legal but 86 cards are not on the foundations")
+    assert replay_codes(ARNOLD, deal, [coded(m) for m in moves]) == (False, 16)  # type: ignore[misc]
+
+
+def test_the_replay_on_ints_never_shifts_under_arnold() -> None:
+    # The empty twin 10♣ foundation would take TC next: a shift PySolFC's rules would allow.
+    line = [Play(13, C("TC"), 6), Shift(6, 7, C("TC"))]
+    assert referee(ARNOLD, GAME_1, line).problem.startswith("move 2 (shift TC from F7 (10♣ down) to F8 (10♣ down)): foundation cards never")
+    assert replay_codes(ARNOLD, GAME_1, [coded(m) for m in line]) == (False, 1)  # type: ignore[misc]

@@ -8,14 +8,18 @@ by the independent referee from the deal's first card.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from positions import cards_left, late_position, near_win_position, stored_win
+from test_montecarlo_verify import play_out, slip
 
 from wedlock.deals import numbered_deal
 from wedlock.montecarlo import GAME
+from wedlock.montecarlo.moves import Consolidate, coded
 from wedlock.montecarlo.rules import RULE_SETS, SLIDE
 from wedlock.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
-from wedlock.montecarlo.verify import referee
+from wedlock.montecarlo.verify import referee, replay_codes
 from wedlock.numbering import GameNumber
 from wedlock.plain_space import PlainSpace
 from wedlock.search import LOST, WON, Limits, solve
@@ -102,3 +106,27 @@ def test_late_positions_are_what_they_claim() -> None:
     assert cards_left(table, pos) <= 20
     assert not table.can_consolidate(pos)
     assert referee(rules, table.deal, played).moves_played == len(played)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_coded_wins_replay_alike_with_their_slips(name: str) -> None:
+    """The solver's wins, as coded moves, win in the referee's replay on ints; with a move
+    dropped, or a slip or a consolidation put in, it stops where the reference stops."""
+    rules, rng, won = RULE_SETS[name], random.Random(name), 0
+    for number in range(1, 25):
+        cards = GAME.numbered_deal(rules, str(number))
+        space = GAME.space(rules, cards)
+        out = solve(space, Limits(max_states=100_000))
+        if out.verdict != WON:
+            continue
+        won += 1
+        codes, moves = space.codes(out.steps), space.moves(out.steps)
+        assert [coded(m) for m in moves] == codes
+        assert replay_codes(rules, cards, codes) == (True, len(codes)) and referee(rules, cards, moves).won
+        for _ in range(8):
+            k = rng.randrange(len(moves))
+            grid = list(play_out(rules, cards, moves[:k]).grid)
+            for line in (moves[:k] + moves[k + 1 :], moves[:k] + [slip(rules, grid, rng)] + moves[k:], moves[:k] + [Consolidate()] + moves[k:]):
+                verdict = referee(rules, cards, line)
+                assert replay_codes(rules, cards, [coded(m) for m in line]) == (verdict.won, verdict.moves_played), (number, k)  # type: ignore[misc]
+    assert won >= 5

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from wedlock.cards import Card, full_deck, parse_cards
 from wedlock.errors import DealError, IllegalMoveError
-from wedlock.montecarlo.moves import Consolidate, King, Move, Pair
+from wedlock.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
 from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
-from wedlock.montecarlo.verify import Table, Verdict, apply, deal_table, problem_with, referee
+from wedlock.montecarlo.verify import Table, Verdict, _may_consolidate, apply, deal_table, problem_with, referee, replay_codes
 
 PYSOL = RULE_SETS["pysol"]
 STRICT = RULE_SETS["strict"]
@@ -313,6 +313,10 @@ def test_when_consolidation_is_allowed(gaps: set[int], stock: bool, slide_ok: bo
     table = Table(grid_with_gaps(gaps), tuple(full_deck(1)[51:]) if stock else ())
     assert (problem_with(PYSOL, table, Consolidate()) == "") == slide_ok
     assert (problem_with(WEDDINGS, table, Consolidate()) == "") == columns_ok
+    # The replay on ints (below) asks the same of the grid's codes followed by the stock's.
+    codes = [None if card is None else card.code for card in table.grid + table.stock]
+    assert _may_consolidate(PYSOL, codes) == slide_ok
+    assert _may_consolidate(WEDDINGS, codes) == columns_ok
 
 
 # --- legal wins --------------------------------------------------------------------------------
@@ -356,6 +360,7 @@ def test_an_empty_grid_is_not_a_win_while_the_stock_holds_cards() -> None:
         moves.append(Pair((top + 4, top + 9), (deal[top + 4], deal[top + 9])))
     verdict = referee(SMALL, deal, moves)
     assert verdict == Verdict(False, 10, "all 10 moves are legal but 32 cards remain")
+    assert replay_codes(SMALL, deal, [coded(m) for m in moves]) == (False, 10)  # type: ignore[misc]
     table = play_out(SMALL, deal, moves + [Consolidate()])
     assert table.grid == tuple(deal[20:40]) and table.stock == tuple(deal[40:])
 
@@ -459,3 +464,98 @@ def test_random_legal_play(name: str, seed: int, rng: random.Random) -> None:
     assert verdict.moves_played == len(played)
     assert verdict.won == (left == 0)
     assert (verdict.problem == "") == (left == 0)
+
+
+# --- the replay on small ints agrees with the reference, move for move --------------------
+
+
+def slip(rules: MonteCarloRules, grid: Grid, rng: random.Random) -> Move:
+    """A move that may well be illegal: a pair or king anywhere near the grid, naming the
+    cards there or others, or a consolidation."""
+    size = rules.rows * rules.cols
+    cell = lambda: rng.randrange(-1, size + 1)  # noqa: E731
+    card = lambda c: grid[c] if 0 <= c < size and grid[c] is not None and rng.random() < 0.7 else Card(rng.randint(1, 13), rng.randrange(4))  # noqa: E731
+    kind = rng.random()
+    if kind < 0.2:
+        return Consolidate()
+    if kind < 0.35:
+        filled = [c for c, x in enumerate(grid) if x is not None]
+        a = rng.choice(filled) if filled and rng.random() < 0.8 else cell()
+        return King(a, card(a))
+    a = cell()
+    b = a + rng.choice([-rules.cols - 1, -rules.cols, -1, 0, 1, rules.cols, rules.cols + 1, 2]) if rng.random() < 0.8 else cell()
+    return Pair((a, b), (card(a), card(b)))
+
+
+def line_with_slips(rules: MonteCarloRules, deal: list[Card], rng: random.Random, slips: float) -> list[Move]:
+    """Legal moves picked at random, each replaced at the rate `slips` by a move that may be
+    illegal; after an illegal one, anything."""
+    n = rules.rows * rules.cols
+    grid: Grid = list(deal[:n])
+    stock = list(deal[n:])
+    line: list[Move] = []
+    while True:
+        legal = model_moves(rules, grid, stock)
+        if rng.random() < slips or (not legal and rng.random() < 0.5):
+            move = slip(rules, grid, rng)
+            line.append(move)
+            if move not in legal:
+                return line + [slip(rules, grid, rng) for _ in range(rng.randrange(3))]
+        elif not legal:
+            return line
+        else:
+            move = rng.choice(legal)
+            line.append(move)
+        grid, stock = model_apply(rules, grid, stock, move)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(sorted(RULE_SETS)),
+    seed=st.integers(0, 2**32 - 1),
+    slips=st.sampled_from([0.0, 0.02, 0.1, 0.5]),
+    rng=st.randoms(use_true_random=False),
+)
+def test_the_replay_on_ints_agrees_with_the_reference(name: str, seed: int, slips: float, rng: random.Random) -> None:
+    rules = RULE_SETS[name]
+    deal = full_deck(rules.decks)
+    random.Random(seed).shuffle(deal)
+    line = line_with_slips(rules, deal, rng, slips)
+    verdict = referee(rules, deal, line)
+    codes = [coded(move) for move in line]
+    assert None not in codes
+    assert replay_codes(rules, deal, codes) == (verdict.won, verdict.moves_played)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules, deal", [(PYSOL, rank_sorted()), (SMALL, rank_sorted()), (TWO_DECKS, rank_sorted(2)), (THIRTEENS, thirteens_sorted())])
+def test_the_replay_on_ints_wins_what_the_reference_wins(rules: MonteCarloRules, deal: list[Card]) -> None:
+    moves, left = greedy_play(rules, deal)
+    codes = [coded(m) for m in moves]
+    assert left == 0 and replay_codes(rules, deal, codes) == (True, len(moves))  # type: ignore[arg-type]
+    # One card named with the wrong suit, and the line fails there.
+    first = moves[0]
+    assert isinstance(first, Pair)
+    wrong = Pair(first.cells, (first.cards[0], Card(first.cards[1].rank, (first.cards[1].suit + 1) % 4)))
+    assert replay_codes(rules, deal, [coded(wrong)] + codes[1:]) == (False, 0)  # type: ignore[arg-type]
+
+
+def test_the_replay_on_ints_wins_nothing_on_a_bad_deal() -> None:
+    deal = rank_sorted()
+    moves, _ = greedy_play(PYSOL, deal)
+    codes = [coded(m) for m in moves]
+    assert replay_codes(PYSOL, deal[:-1] + deal[:1], codes) == (False, 0)  # type: ignore[arg-type]
+    with pytest.raises(DealError):
+        referee(PYSOL, deal[:-1] + deal[:1], moves)
+
+
+@given(st.integers(0, 3), st.sampled_from(sorted(RULE_SETS)), st.randoms(use_true_random=False))
+def test_coded_moves_round_trip(kind: int, name: str, rng: random.Random) -> None:
+    grid: Grid = [Card(rng.randint(1, 13), rng.randrange(4)) for _ in range(RULE_SETS[name].cells)]
+    move = slip(RULE_SETS[name], grid, rng) if kind else Consolidate()
+    assert move_of(coded(move)) == move  # type: ignore[arg-type]
+
+
+def test_malformed_moves_have_no_code() -> None:
+    ace = Card.parse("AC")
+    for bad in (Pair((0, 1, 2), (ace, ace)), Pair((0, True), (ace, ace)), Pair((0, 1), (ace, "AS")), King("A1", ace), "consolidate", None):  # type: ignore[arg-type]
+        assert coded(bad) is None

@@ -264,27 +264,27 @@ def test_a_signal_during_a_search_is_one_line(signum: int, status: int, word: st
 
 
 def test_ctrl_c_while_wedlock_loads_is_one_line() -> None:
-    """Ctrl-C in the first moments, while the modules load (here, as networkx is imported)."""
-    stops_at_networkx = (
+    """Ctrl-C in the first moments, while the modules load (here, as the pipeline is imported)."""
+    stops_at_the_pipeline = (
         "import builtins, runpy\n"
         "real = builtins.__import__\n"
         "def stop(name, *args, **kwargs):\n"
-        "    if name == 'networkx':\n"
+        "    if name == 'wedlock.pipeline':\n"
         "        raise KeyboardInterrupt\n"
         "    return real(name, *args, **kwargs)\n"
         "builtins.__import__ = stop\n"
         "runpy.run_module('wedlock', run_name='__main__', alter_sys=True)\n"
     )
-    done = subprocess.run([sys.executable, "-c", stops_at_networkx, "solve", "monte-carlo", "1"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", stops_at_the_pipeline, "solve", "monte-carlo", "1"], cwd=ROOT, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "Interrupted.\n")
 
 
 def test_a_real_ctrl_c_while_wedlock_loads_is_one_line() -> None:
     proc = wedlock("solve", *SLOW, python=["-X", "importtime"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     said = []
-    for line in proc.stderr:  # each import as it is done: networkx comes early, wedlock's own modules after it
+    for line in proc.stderr:  # each import as it is done: click comes early, wedlock's own modules after it
         said.append(line)
-        if line.split("|")[-1].strip() == "networkx":
+        if line.split("|")[-1].strip() == "click":
             proc.send_signal(signal.SIGINT)
             break
     rest = proc.stderr.read()

@@ -161,5 +161,6 @@ typedef struct {
 
 void twister_seed(twister *t, uint64_t seed);
 uint32_t twister_below(twister *t, uint32_t n);
+double twister_random(twister *t);
 
 #endif

@@ -169,6 +169,39 @@ static PyObject *shuffled(PyObject *self, PyObject *args) {
     return out;
 }
 
+static PyObject *pysol_ids(PyObject *self, PyObject *args) {
+    /* PySolFC's deal of game `seed` (above 32000, or any with its Mersenne Twister): the
+       card ids 0..n-1 shuffled as pysol_cards' MTRandom shuffles them, randint(0, i) being
+       int(random() * (i + 1)), then reversed (PySolFC deals from the end). */
+    (void)self;
+    unsigned long long seed;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "Kn", &seed, &n)) return NULL;
+    if (n < 0 || n > 1024) {
+        PyErr_SetString(PyExc_ValueError, "n is from 0 to 1024");
+        return NULL;
+    }
+    twister t;
+    twister_seed(&t, seed);
+    Py_ssize_t order[1024];
+    for (Py_ssize_t i = 0; i < n; i++) order[i] = i;
+    for (Py_ssize_t i = n - 1; i >= 1; i--) {
+        Py_ssize_t j = (Py_ssize_t)(twister_random(&t) * (double)(i + 1)), tmp = order[i];
+        order[i] = order[j], order[j] = tmp;
+    }
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromSsize_t(order[n - 1 - i]);
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"search_slide", (PyCFunction)(void (*)(void))search_slide, METH_VARARGS | METH_KEYWORDS,
      "Search a sliding Monte Carlo deal given as its rank sequence: (verdict, steps, states, nodes, limit)."},
@@ -184,6 +217,7 @@ static PyMethodDef methods[] = {
      "Whether a PySolFC Matrimony position is lost by the one- and two-suit puzzles (for tests)."},
     {"graph_montecarlo", (PyCFunction)(void (*)(void))graph_montecarlo, METH_VARARGS | METH_KEYWORDS,
      "The state graph of a Monte Carlo deal from a position, breadth first, in arrays: a MonteCarloGraph."},
+    {"pysol_ids", pysol_ids, METH_VARARGS, "PySolFC's card ids in dealing order for a Mersenne Twister seed, as wedlock.numbering deals them."},
     {"shuffled", shuffled, METH_VARARGS, "random.Random(seed).shuffle(list(range(n))), as the core does it."},
     {NULL, NULL, 0, NULL},
 };

@@ -93,6 +93,12 @@ static uint32_t twister_next(twister *t) {
     return y;
 }
 
+double twister_random(twister *t) {
+    /* random.Random.random: 53 bits, the first draw's top 27 and the second's top 26. */
+    uint32_t a = twister_next(t) >> 5, b = twister_next(t) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
 uint32_t twister_below(twister *t, uint32_t n) {
     /* random.Random._randbelow: draw bit_length(n) bits until the number is below n. */
     int k = 0;

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..errors import DealError
 from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
+from ..lines import CodedLine, codes_of
 from ..numbering import GameNumber
-from ..portfolio import Budget
 from ..search import WON, Limits, solve
-from . import board, positions, quick_stages, verify
+from . import board, positions, verify
 from .arnold_space import ArnoldSpace
 from .deal import hooked, numbered_deal
-from .moves import Move, Play, Redeal, Shift, move_from_json, parse_move
+from .moves import Move, Play, Redeal, Shift, coded, move_from_json, move_of, parse_move
 from .play import Position, Table
-from .player import PlayerView
-from .pysol_space import PysolSpace
 from .rules import DEFAULT_RULES, ROUNDS, RULE_SETS, MatrimonyRules
+
+if TYPE_CHECKING:
+    from .player import PlayerView
 
 
 class Matrimony:
@@ -61,7 +62,13 @@ class Matrimony:
             phases = ArnoldSpace(table, start)
             tell(0, 1, EXACT_LABEL)
             out = solve(phases, limits)
-            return Answer(out.verdict, phases.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
+            line = CodedLine(phases.codes(out.steps), move_of) if out.steps else ()
+            return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit)
+        # PySolFC's rules: the quick stages and the exact space, loaded when first needed.
+        from ..portfolio import Budget
+        from . import quick_stages
+        from .pysol_space import PysolSpace
+
         budget = Budget(limits)
         quick = quick_stages.quick_win(table, budget, tell, start)
         if quick is not None:
@@ -76,6 +83,11 @@ class Matrimony:
         return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
+        """A win is told by the replay on small ints; the words for any other line come
+        from the referee's reference replay."""
+        codes = codes_of(moves, coded)
+        if codes is not None and verify.replay_codes(rules, cards, codes)[0]:
+            return Replay(True, len(codes), "")
         v = verify.referee(rules, cards, moves)
         return Replay(v.won, v.moves_played, v.problem)
 
@@ -103,6 +115,8 @@ class Matrimony:
         return out
 
     def player(self, rules: MatrimonyRules, cards: Sequence[Card], seen: verify.Table | None = None) -> PlayerView:
+        from .player import PlayerView  # only for those who play or analyse
+
         table = Table(rules, tuple(cards))
         return PlayerView(table, None if seen is None else positions.play_position(table, seen))
 
@@ -125,6 +139,8 @@ class Matrimony:
         """The player view's choices; under PySolFC's rules, a choice that uses a full suit
         whose foundations are split otherwise than the view keeps them (Jack-down empty)
         first makes the shifts that bring them there."""
+        from .player import PlayerView
+
         table = Table(rules, tuple(cards))
         pos = positions.play_position(table, seen)
         view = PlayerView(table, pos)

@@ -21,9 +21,9 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from functools import partial
 
 from ..core import compiled_core
-from .moves import Deal, Move, Play, Redeal
+from .moves import DEAL, PLAY, REDEAL, Coded, Deal, Move, Redeal, move_of
 from .play import Position, Table, canonical_foundations
-from .rules import DECK, DIAMONDS, FOUNDATION_CARDS, PILES, ROUNDS, card_of
+from .rules import DECK, DIAMONDS, FOUNDATION_CARDS, PILES, ROUNDS
 
 NONE = 255  # what a full foundation "takes" and an empty pile "shows": no card has this code
 PlayStep = tuple[int, int, int]  # (pile, card code, foundation), foundations in the phase's frame
@@ -351,16 +351,22 @@ class ArnoldSpace:
 
     def moves(self, steps: Sequence[tuple]) -> list[Move]:
         """The primitive moves of a winning line, foundations renumbered as in the real game."""
-        table, pos, out = self.table, self._start, list[Move]()
+        return [move_of(c) for c in self.codes(steps)]
+
+    def codes(self, steps: Sequence[tuple]) -> list[Coded]:
+        """A winning line as coded moves (`moves.Coded`), foundations renumbered as in the
+        real game: a play the phase's frame gives to one of two twins goes to the one that
+        takes the card now."""
+        counts, out = list(self._start.foundations), list[Coded]()
         for plays, forced in steps:
             for p, code, f in plays:
                 twin = self.twin[f]
-                if twin >= 0 and self.next_code[f][pos.foundations[f]] != code:
+                if twin >= 0 and self.next_code[f][counts[f]] != code:
                     f = twin
-                move = Play(p, card_of(code), f)
-                out.append(move)
-                pos = table.apply(pos, move)
-            if forced is not None:
-                out.append(forced)
-                pos = table.apply(pos, forced)
+                out.append((PLAY, p, code, f))
+                counts[f] += 1
+            if isinstance(forced, Deal):
+                out.append((DEAL,))
+            elif forced is not None:
+                out.append((REDEAL, forced.pile))
         return out

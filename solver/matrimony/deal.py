@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import Card
+from ..cards import BY_CODE, Card
 from ..errors import DealError
 from ..numbering import GameNumber, shuffled_ids
 
@@ -22,8 +22,9 @@ LAYOUT = 18  # HEAD + one card for each of the 16 piles
 def numbered_deal(number: GameNumber) -> list[Card]:
     """PySolFC's Matrimony deal `number`: the deck-0 J♦ and Q♦ on top, J♦ topmost."""
     ids = shuffled_ids(number, 2)
-    rest = [i for i in ids if i not in (DECK0_JD, DECK0_QD)]
-    return [Card.from_id(i) for i in (DECK0_JD, DECK0_QD, *rest)]
+    ids.remove(DECK0_JD)
+    ids.remove(DECK0_QD)
+    return [BY_CODE[i % 52] for i in (DECK0_JD, DECK0_QD, *ids)]
 
 
 def hooked(cards: Sequence[Card]) -> list[Card]:

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card
+from ..cards import BY_CODE, Card
 from ..errors import CardError, MoveSyntaxError
 from .rules import PILES, SUIT_LETTERS, MatrimonyRules
 
@@ -79,6 +79,51 @@ class Redeal:
 
 
 Move = Play | Shift | Deal | Redeal
+
+# A move as a small tuple of ints: (PLAY, pile, card, foundation), (SHIFT, foundation,
+# foundation, card), (DEAL,), (REDEAL, pile), piles and foundations from 0, a card as its
+# code (`Card.code`). The solver's lines travel in this form, made into moves only when
+# someone reads them, and the referee replays it as it is (`verify.replay_codes`).
+Coded = tuple[int, ...]
+PLAY, SHIFT, DEAL, REDEAL = range(4)
+
+
+def move_of(coded: Coded) -> Move:
+    """The move a coded move stands for."""
+    kind, *rest = coded
+    if kind == PLAY:
+        pile, card, to = rest
+        return Play(pile, BY_CODE[card], to)
+    if kind == SHIFT:
+        source, to, card = rest
+        return Shift(source, to, BY_CODE[card])
+    if kind == REDEAL:
+        (pile,) = rest
+        return Redeal(pile)
+    if kind == DEAL and not rest:
+        return Deal()
+    raise ValueError(f"not a coded Matrimony move: {coded!r}")
+
+
+def coded(move: Any) -> Coded | None:
+    """A move as its coded tuple; None when it is not a well-formed move (piles or
+    foundations that are not whole numbers, a card that is not a Card)."""
+    if isinstance(move, Play):
+        if _are_numbers(move.pile, move.to) and isinstance(move.card, Card):
+            return PLAY, move.pile, move.card.code, move.to
+    elif isinstance(move, Shift):
+        if _are_numbers(move.source, move.to) and isinstance(move.card, Card):
+            return SHIFT, move.source, move.to, move.card.code
+    elif isinstance(move, Deal):
+        return (DEAL,)
+    elif isinstance(move, Redeal):
+        if _are_numbers(move.pile):
+            return REDEAL, move.pile
+    return None
+
+
+def _are_numbers(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def foundation_name(rules: MatrimonyRules, f: int) -> str:

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from ..cards import Card
+from ..cards import Card, card_codes
 from ..errors import DealError, IllegalMoveError
-from .moves import Deal, Move, Play, Redeal, Shift, foundation_name
+from .moves import DEAL, PLAY, REDEAL, SHIFT, Coded, Deal, Move, Play, Redeal, Shift, foundation_name
 from .rules import Foundation, MatrimonyRules
 
 PILE_COUNT = 16
@@ -213,6 +214,91 @@ def _apply(rules: MatrimonyRules, table: Table, move: Move) -> Table:
             piles[(move.pile + k) % PILE_COUNT].append(card)
         redeals += 1
     return Table(tuple(map(tuple, piles)), tuple(map(tuple, foundations)), tuple(stock), redeals)
+
+
+# --- the same rules on small ints -------------------------------------------------------
+#
+# The solver's wins are replayed here, as coded moves (`moves.Coded`): the piles lists of
+# card codes, each foundation the number of cards it holds (what it holds is the first of
+# the cards it takes, in order), the stock a list with the index of its next card; nothing
+# is built per move. It says only whether a line wins and how many of its moves are legal;
+# `referee` above stays the reference, and gives the words for a line that does not win.
+# tests/test_matrimony_verify.py checks that the two agree on random lines, legal or not,
+# and tests/test_referees.py on the solver's lines, whole and damaged.
+
+
+def replay_codes(rules: MatrimonyRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int]:
+    """Replay coded moves on `deal`: whether they win, and how many are legal before the
+    first that is not (all of them when none is). A deal that is not two whole packs wins nothing."""
+    order = card_codes(deal)
+    if sorted(order) != TWO_PACKS:
+        return False, 0
+    order.remove(JD.code)
+    order.remove(QD.code)
+    takes = [_takes(f) for f in rules.foundations]  # each foundation's 13 cards, in the order it takes them
+    held = [0] * len(takes)
+    for f, foundation in enumerate(rules.foundations):
+        if foundation.filled:
+            if Card(foundation.base, foundation.suit) not in (JD, QD):
+                return False, 0  # a start the reference deals otherwise
+            held[f] = 1
+    piles = [[card] for card in order[:PILE_COUNT]]
+    stock, dealt, redeals = order[PILE_COUNT:], 0, 0  # stock[dealt] is the next card dealt
+    foundations = range(len(takes))
+    for played, move in enumerate(moves):
+        kind = move[0] if move else None
+        if kind == PLAY and len(move) == 4:
+            _, p, card, f = move
+            if not (0 <= p < PILE_COUNT and piles[p] and piles[p][-1] == card and f in foundations and held[f] < FULL and takes[f][held[f]] == card):
+                return False, played
+            piles[p].pop()
+            held[f] += 1
+        elif kind == SHIFT and len(move) == 4:
+            _, f, g, card = move
+            if not (rules.shifts and f in foundations and g in foundations and f != g and held[f] and takes[f][held[f] - 1] == card):
+                return False, played
+            if not (held[g] < FULL and takes[g][held[g]] == card):
+                return False, played
+            held[f] -= 1
+            held[g] += 1
+        elif kind == DEAL and len(move) == 1:
+            if dealt == len(stock) or (rules.forced_steps and _play_waits(piles, takes, held)):
+                return False, played
+            for pile in piles:
+                if dealt < len(stock):
+                    pile.append(stock[dealt])
+                    dealt += 1
+        elif kind == REDEAL and len(move) == 2:
+            p = move[1]
+            if dealt < len(stock) or redeals >= REDEAL_ROUNDS or p != PILE_COUNT - 1 - redeals:
+                return False, played
+            if rules.forced_steps and _play_waits(piles, takes, held):
+                return False, played
+            picked, piles[p] = piles[p], []
+            for k, card in enumerate(picked):  # bottom card first, back onto the same pile
+                piles[(p + k) % PILE_COUNT].append(card)
+            redeals += 1
+        else:
+            return False, played
+    return dealt == len(stock) and not any(piles), len(moves)
+
+
+def _play_waits(piles: list[list[int]], takes: list[list[int]], held: list[int]) -> bool:
+    """Whether some pile's top card is the next card of a foundation (`possible_plays`)."""
+    wanted = {codes[n] for codes, n in zip(takes, held) if n < FULL}
+    return any(pile and pile[-1] in wanted for pile in piles)
+
+
+@cache
+def _takes(foundation: Foundation) -> list[int]:
+    """The codes of the cards a foundation takes, in order (`next_card_taken`)."""
+    cards: tuple[Card, ...] = ()
+    while (card := next_card_taken(foundation, cards)) is not None:
+        cards += (card,)
+    return [card.code for card in cards]
+
+
+TWO_PACKS = sorted(list(range(52)) * 2)
 
 
 # --- helpers ----------------------------------------------------------------------------

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..deals import numbered_deal
 from ..errors import DealError
 from ..game import EXACT_LABEL, Answer, Progress, Replay, no_progress
+from ..lines import CodedLine, codes_of
 from ..numbering import GameNumber
 from ..search import Limits, solve
 from . import board, positions, verify
-from .moves import Consolidate, King, Move, Pair, move_from_json, parse_move
+from .moves import Consolidate, King, Move, Pair, coded, move_from_json, move_of, parse_move
 from .play import GAP, Table
-from .player import PlayerView
 from .rules import DEFAULT_RULES, RULE_SETS, SLIDE, MonteCarloRules
 from .spaces import ColumnSpace, SequenceSpace
+
+if TYPE_CHECKING:
+    from .player import PlayerView
 
 
 class MonteCarlo:
@@ -49,9 +52,15 @@ class MonteCarlo:
         space = self.space(rules, cards)
         (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
-        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
+        line = CodedLine(space.codes(out.steps), move_of) if out.steps else ()
+        return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit)
 
     def referee(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
+        """A win is told by the replay on small ints; the words for any other line come
+        from the referee's reference replay."""
+        codes = codes_of(moves, coded)
+        if codes is not None and verify.replay_codes(rules, cards, codes)[0]:
+            return Replay(True, len(codes), "")
         v = verify.referee(rules, cards, moves)
         return Replay(v.won, v.moves_played, v.problem)
 
@@ -79,6 +88,8 @@ class MonteCarlo:
         return out
 
     def player(self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table | None = None) -> PlayerView:
+        from .player import PlayerView  # with the analysis it needs, only for those who play or analyse
+
         table = Table(rules, tuple(cards))
         return PlayerView(table, None if seen is None else positions.play_position(table, seen))
 

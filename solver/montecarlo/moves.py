@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card
+from ..cards import BY_CODE, Card
 from ..errors import CardError, MoveSyntaxError
 
 ROW_LETTERS = "ABCDEFGHIJ"
@@ -77,6 +77,42 @@ class Consolidate:
 
 Move = Pair | King | Consolidate
 Removal = Pair | King  # a move that takes cards out of play
+
+# A move as a small tuple of ints: a pair (cell, card, cell, card), a lone king (cell,
+# card), consolidate (); a card is its code (`Card.code`). The solver's lines travel in this
+# form, made into moves only when someone reads them, and the referee replays it as it is
+# (`verify.replay_codes`).
+Coded = tuple[int, ...]
+
+
+def move_of(coded: Coded) -> Move:
+    """The move a coded move stands for."""
+    if len(coded) == 4:
+        a, x, b, y = coded
+        return Pair((a, b), (BY_CODE[x], BY_CODE[y]))
+    if len(coded) == 2:
+        return King(coded[0], BY_CODE[coded[1]])
+    if not coded:
+        return Consolidate()
+    raise ValueError(f"not a coded Monte Carlo move: {coded!r}")
+
+
+def coded(move: Any) -> Coded | None:
+    """A move as its coded tuple; None when it is not a well-formed move (cells that are not
+    whole numbers, cards that are not Cards, the wrong number of either)."""
+    if isinstance(move, Pair) and isinstance(move.cells, tuple) and isinstance(move.cards, tuple):
+        if len(move.cells) == len(move.cards) == 2 and all(_is_cell(c) for c in move.cells):
+            (a, b), (x, y) = move.cells, move.cards
+            if isinstance(x, Card) and isinstance(y, Card):
+                return a, x.code, b, y.code
+        return None
+    if isinstance(move, King):
+        return (move.cell, move.card.code) if _is_cell(move.cell) and isinstance(move.card, Card) else None
+    return () if isinstance(move, Consolidate) else None
+
+
+def _is_cell(cell: Any) -> bool:
+    return isinstance(cell, int) and not isinstance(cell, bool)
 
 _NUMBERED = re.compile(r"^\s*+[0-9]++[.)]\s*+")
 

@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache, partial
 from itertools import product
 
+from ..cards import card_codes
 from ..core import compiled_core
-from .moves import Consolidate, King, Move, Pair
+from .moves import Coded, Consolidate, King, Move, Pair, move_of
 from .play import GAP, Position, Table
 from .rules import COLUMNS, SLIDE, THIRTEEN, MonteCarloRules
 
@@ -133,19 +134,38 @@ class SequenceSpace:
         return bytes(left)
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
-        table, size, total = self.table, self.size, len(self.table.deal)
-        state, out = self.start(), list[Move]()
+        return [move_of(c) for c in self.codes(steps)]
+
+    def codes(self, steps: Sequence[CellPairs]) -> list[Coded]:
+        """A line of steps as coded moves (`moves.Coded`): each phase's removals, then the
+        consolidation after them when the rules allow one."""
+        code, size = card_codes(self.table.deal), self.size
+        left = [code[i] for i in self.start()]  # the codes of the cards still in play, in a state's order
+        out: list[Coded] = []
+        add = out.append
         for pairs in steps:
-            cells = tuple(state[:size]) + (GAP,) * (size - min(size, len(state)))
-            out.extend(_pair_moves(table, cells, pairs))
-            mask = 0
-            for a, b in pairs:
-                mask |= 1 << a | 1 << b
-            state = self._remove(state, mask)
-            emptied = tuple(GAP if mask >> i & 1 else c for i, c in enumerate(cells))
-            after = Position(emptied, total - max(0, len(state) + mask.bit_count() - size))
-            if state and table.can_consolidate(after):
-                out.append(Consolidate())
+            stock_left, on_grid = len(left) > size, min(len(left), size)
+            if len(pairs) == 1:  # most phases remove one pair
+                a, b = pairs[0]
+                if a == b:
+                    add((a, left[a]))
+                    del left[a]
+                    first, emptied = a, 1
+                else:
+                    add((a, left[a], b, left[b]))
+                    first, last = (a, b) if a < b else (b, a)
+                    del left[last], left[first]
+                    emptied = 2
+            else:
+                out.extend([(a, left[a], b, left[b]) if a != b else (a, left[a]) for a, b in pairs])
+                cells = sorted({cell for pair in pairs for cell in pair}, reverse=True)
+                for cell in cells:
+                    del left[cell]
+                first, emptied = cells[-1], len(cells)
+            # Once the stock is empty, a phase that emptied only the last cards of the grid
+            # leaves no card after a gap, and nothing to consolidate.
+            if left and (stock_left or first != on_grid - emptied):
+                add(())
         return out
 
 
@@ -427,17 +447,22 @@ class ColumnSpace:
         return False
 
     def moves(self, steps: Sequence[CellPairs]) -> list[Move]:
-        table, state, out = self.table, self.start(), list[Move]()
-        cols = self.rules.cols
+        return [move_of(c) for c in self.codes(steps)]
+
+    def codes(self, steps: Sequence[CellPairs]) -> list[Coded]:
+        """A line of steps as coded moves (`moves.Coded`): each phase's removals, then the
+        consolidation after them when the rules allow one."""
+        table, state, out = self.table, self.start(), list[Coded]()
+        code, cols = card_codes(table.deal), self.rules.cols
         for pairs in steps:
             cells = self.grid(state)
-            out.extend(_pair_moves(table, cells, pairs))
+            out.extend(_coded_pairs(code, cells, pairs))
             mask = 0
             for a, b in pairs:
                 mask |= 1 << a | 1 << b
             emptied = Position(tuple(GAP if mask >> i & 1 else c for i, c in enumerate(cells)), state[1])
             if table.can_consolidate(emptied):
-                out.append(Consolidate())
+                out.append(())
             kept = [bytes(x for r, x in enumerate(col) if not mask >> (r * cols + c) & 1) for c, col in enumerate(state[0])]
             state = self._fill(kept, state[1])
         return out
@@ -595,6 +620,11 @@ def _pair_moves(table: Table, cells: Sequence[int], pairs: CellPairs) -> tuple[M
     return tuple(
         Pair((a, b), (deal[cells[a]], deal[cells[b]])) if a != b else King(a, deal[cells[a]]) for a, b in pairs
     )
+
+
+def _coded_pairs(code: Sequence[int], cells: Sequence[int], pairs: CellPairs) -> list[Coded]:
+    """A phase's removals as coded moves; `cells` holds deal indices, `code` their cards' codes."""
+    return [(a, code[cells[a]], b, code[cells[b]]) if a != b else (a, code[cells[a]]) for a, b in pairs]
 
 
 def _pair_groups(rules: MonteCarloRules) -> dict[int, int]:

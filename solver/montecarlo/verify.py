@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from ..cards import Card
+from ..cards import Card, card_codes
 from ..errors import DealError, IllegalMoveError, RulesError
-from .moves import ROW_LETTERS, Consolidate, King, Move, Pair, cell_name
+from .moves import ROW_LETTERS, Coded, Consolidate, King, Move, Pair, cell_name
 from .rules import COLUMNS, SAME_RANK, SLIDE, THIRTEEN, MonteCarloRules
 
 Cell = int  # a grid position, 0 .. rows*cols-1 in reading order
@@ -234,6 +235,126 @@ def _consolidate(rules: MonteCarloRules, table: Table) -> Table:
         if grid[cell] is None and stock:
             grid[cell] = stock.pop(0)
     return Table(tuple(grid), tuple(stock), table.removed)
+
+
+# --- the same rules on small ints -------------------------------------------------------
+#
+# The solver's wins are replayed here, as coded moves (`moves.Coded`), on one flat list of
+# card codes: the grid's cells in reading order (None for a gap), then the stock from its
+# next card; nothing is built per move. It says only whether a line wins and how many of
+# its moves are legal; `referee` above stays the reference, and gives the words for a line
+# that does not win. tests/test_montecarlo_verify.py checks that the two agree on random
+# lines, legal or not, and tests/test_referees.py on the solver's lines, whole and damaged.
+
+
+def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int]:
+    """Replay coded moves on `deal`: whether they win, and how many are legal before the
+    first that is not (all of them when none is). A deal that is not whole packs wins nothing."""
+    _check_rules(rules)
+    cards: list[int | None] = card_codes(deal)  # type: ignore[assignment]
+    if sorted(cards) != _whole_packs(rules.decks):  # type: ignore[type-var]
+        return False, 0
+    size, near, thirteens = rules.rows * rules.cols, _near(rules.rows, rules.cols), rules.pairing == THIRTEEN
+    on_grid = size  # the cells that exist: under the sliding rules, once the stock is out,
+    # the list is shorter than the grid, and the cells past its end are gaps
+    sliding = rules.consolidation == SLIDE
+    emptied: list[int] = []  # the cells emptied since the last consolidation: the gaps
+    for played, move in enumerate(moves):
+        if len(move) == 4:  # a pair
+            a, x, b, y = move
+            if not (0 <= a < on_grid and 0 <= b < on_grid and cards[a] == x and cards[b] == y and b in near[a]):
+                return False, played
+            if not (x % 13 + y % 13 == 11 if thirteens else x % 13 == y % 13):  # ranks (code % 13 + 1) that total 13, or the same rank
+                return False, played
+            cards[a] = cards[b] = None
+            emptied += a, b
+        elif not move:  # consolidate
+            if not _may_consolidate(rules, cards):
+                return False, played
+            if sliding:
+                # Each later card, the grid's and then the stock's, moves back one place
+                # over each gap: the gaps leave the list.
+                for cell in sorted(emptied, reverse=True):
+                    del cards[cell]
+                on_grid = min(size, len(cards))
+            else:
+                cards = _columns_closed(rules, cards)
+            emptied.clear()
+        elif len(move) == 2:  # a lone king
+            a, x = move
+            if not (thirteens and 0 <= a < on_grid and cards[a] == x and x % 13 == KING - 1):
+                return False, played
+            cards[a] = None
+            emptied.append(a)
+        else:
+            return False, played
+    return cards.count(None) == len(cards), len(moves)
+
+
+def _may_consolidate(rules: MonteCarloRules, cards: list[int | None]) -> bool:
+    """Whether the rules allow consolidating now (see `_consolidate_problem`); `cards` as in
+    `replay_codes`."""
+    size = rules.rows * rules.cols
+    if None not in cards:  # no gap (cells past the list's end have no card after them)
+        return False
+    if len(cards) <= size:  # the stock is out
+        if rules.consolidation == SLIDE:
+            if cards.count(None) == len(cards) - cards.index(None):  # no card follows the first gap
+                return False
+        elif not any(cards[cell] is not None and cards[cell - rules.cols] is None for cell in range(rules.cols, size)):
+            return False
+    return not (rules.strict and _removal_open(cards[:size], rules, rules.pairing == THIRTEEN))
+
+
+def _columns_closed(rules: MonteCarloRules, cards: list[int | None]) -> list[int | None]:
+    """Weddings' consolidation: each column closes up, straight up, then the gaps, in
+    reading order, take the stock's cards."""
+    size, cols = rules.rows * rules.cols, rules.cols
+    columns = [[card for card in cards[col:size:cols] if card is not None] for col in range(cols)]
+    grid = [column[row] if row < len(column) else None for row in range(rules.rows) for column in columns]
+    stock = iter(cards[size:])
+    grid = [next(stock, None) if card is None else card for card in grid]
+    return grid + list(stock)
+
+
+def _removal_open(grid: list[int | None], rules: MonteCarloRules, thirteens: bool) -> bool:
+    """Whether some pair (or, in Thirteens, a lone king) may be removed from `grid`. A pair
+    is looked for from its earlier cell (`_later`: the touching cells after each)."""
+    ranks = [None if x is None else x % 13 for x in grid]  # rank - 1
+    if thirteens and KING - 1 in ranks:
+        return True
+    later = _later(rules.rows, rules.cols, len(ranks))
+    for a, r in enumerate(ranks):
+        if r is None:
+            continue
+        partner = 11 - r if thirteens else r
+        for b in later[a]:
+            if ranks[b] == partner:
+                return True
+    return False
+
+
+@cache
+def _later(rows: int, cols: int, cells: int) -> tuple[tuple[int, ...], ...]:
+    """For each of the first `cells` cells of a rows x cols grid, the cells after it among
+    those that touch it (`_near`)."""
+    near = _near(rows, cols)
+    return tuple(tuple(sorted(b for b in near[a] if a < b < cells)) for a in range(cells))
+
+
+@cache
+def _near(rows: int, cols: int) -> tuple[frozenset[int], ...]:
+    """For each cell of a rows x cols grid, the cells that touch it (`touch`)."""
+    size = rows * cols
+    return tuple(
+        frozenset(b for b in range(size) if a != b and abs(a // cols - b // cols) <= 1 and abs(a % cols - b % cols) <= 1) for a in range(size)
+    )
+
+
+@cache
+def _whole_packs(decks: int) -> list[int]:
+    """The sorted card codes of `decks` full packs."""
+    return sorted(list(range(52)) * decks)
 
 
 # --- helpers ----------------------------------------------------------------------------

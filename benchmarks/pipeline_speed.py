@@ -1,0 +1,241 @@
+"""The batch pipeline against the plain search and the compiled search alone, on the same
+deals in one run, and where a pipeline's deal spends its time.
+
+    python3 benchmarks/pipeline_speed.py monte-carlo --deals 4000
+    python3 benchmarks/pipeline_speed.py matrimony --rules arnold --deals 1000
+    python3 benchmarks/pipeline_speed.py monte-carlo --rules weddings --deals 1000 --no-plain
+
+Deals are random game numbers of 10^6-10^12 (a fixed seed, as in core_speed.py). Each deal
+is run three ways, one after the other, so that the machine's drift touches all three alike:
+
+- plain: the plain search over single moves in pure Python (the yardstick every reduction
+  is tested against), from the dealt cards; the time is building its space and searching;
+- compiled: the solver's own space searched by the compiled core, timed the same way;
+- pipeline: what `wedlock batch --jobs 1` does for a deal, `batch.solve_number` (deal,
+  search, moves, the referee's replay, the record) and the results line written.
+
+Then `wedlock batch GAME @NUMBERS --jobs 1 --quiet` runs as a command on the same numbers
+(start-up included), and last the pipeline runs once more with a timer around the
+functions of each stage (`STAGES`: whichever of them this version of wedlock has), which
+splits a deal's time into dealing, search (building the space and searching), moves
+(turning the search's steps into moves), replay, the results line, and the rest. A timer
+counts its own time only, not that of the timers inside it, and costs about a microsecond
+a call. Every run's verdicts must agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wedlock import core  # noqa: E402
+from wedlock.batch import Job, solve_number  # noqa: E402
+from wedlock.games import game_named, rules_of  # noqa: E402
+from wedlock.matrimony import play as matrimony_play  # noqa: E402
+from wedlock.matrimony.arnold_space import ArnoldSpace  # noqa: E402
+from wedlock.montecarlo import play as montecarlo_play  # noqa: E402
+from wedlock.plain_space import PlainSpace  # noqa: E402
+from wedlock.records import ResultsWriter  # noqa: E402
+from wedlock.search import Limits, solve  # noqa: E402
+
+PLAIN = {
+    "monte-carlo": lambda rules, cards: PlainSpace(montecarlo_play.Table(rules, tuple(cards))),
+    "matrimony": lambda rules, cards: PlainSpace(matrimony_play.Table(rules, tuple(cards))),
+}
+SPACE = {
+    "monte-carlo": lambda game, rules, cards: game.space(rules, cards),
+    "matrimony": lambda game, rules, cards: ArnoldSpace(matrimony_play.Table(rules, tuple(cards))),
+}
+
+# The functions each stage of a deal runs, by "module:attribute" (a class's method as
+# "module:Class.method"); a name this version of wedlock lacks is left out.
+STAGES = {
+    "dealing": ["wedlock.pipeline:deal"],
+    "search": [
+        "wedlock.montecarlo:solve",
+        "wedlock.matrimony:solve",
+        "wedlock.montecarlo:MonteCarlo.space",
+        "wedlock.matrimony.play:Table.__init__",
+        "wedlock.matrimony.arnold_space:ArnoldSpace.__init__",
+    ],
+    "moves": [
+        "wedlock.montecarlo.spaces:SequenceSpace.moves",
+        "wedlock.montecarlo.spaces:ColumnSpace.moves",
+        "wedlock.montecarlo.spaces:SequenceSpace.codes",
+        "wedlock.montecarlo.spaces:ColumnSpace.codes",
+        "wedlock.matrimony.arnold_space:ArnoldSpace.moves",
+        "wedlock.matrimony.arnold_space:ArnoldSpace.codes",
+        "wedlock.lines:Line.of",
+    ],
+    "replay": ["wedlock.montecarlo:MonteCarlo.referee", "wedlock.matrimony:Matrimony.referee"],
+    "results line": ["wedlock.pipeline:Solution.record", "wedlock.records:ResultsWriter.write"],
+}
+
+
+class Stopwatch:
+    """Exclusive time per stage: a timed call's time, less that of timed calls inside it."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        self.inner: list[float] = []  # for each timed call under way, the time of timed calls inside it
+
+    def wrap(self, stage: str, function: Callable) -> Callable:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self.inner.append(0.0)
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                took = time.perf_counter() - started
+                inside = self.inner.pop()
+                self.spent[stage] += took - inside
+                if self.inner:
+                    self.inner[-1] += took
+
+        return timed
+
+    def install(self) -> list[str]:
+        """Wrap every stage's functions that exist here; the names wrapped."""
+        found = []
+        for stage, names in STAGES.items():
+            for name in names:
+                module_name, _, path = name.partition(":")
+                owner: Any = importlib.import_module(module_name)
+                *outer, attribute = path.split(".")
+                for part in outer:
+                    owner = getattr(owner, part, None)
+                original = getattr(owner, attribute, None) if owner is not None else None
+                if original is None or isinstance(original, type(importlib)):
+                    continue
+                if isinstance(owner, type) and isinstance(owner.__dict__.get(attribute), classmethod):
+                    setattr(owner, attribute, classmethod(self.wrap(stage, original.__func__)))
+                else:
+                    setattr(owner, attribute, self.wrap(stage, original))
+                found.append(name)
+        return found
+
+
+def per_deal(seconds: list[float]) -> str:
+    """Median and mean of per-deal seconds, in microseconds."""
+    return f"{1e6 * statistics.median(seconds):,.0f} | {1e6 * statistics.mean(seconds):,.0f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--rules", default=None)
+    parser.add_argument("--deals", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--no-plain", action="store_true", help="skip the plain search (slow on some rule sets)")
+    args = parser.parse_args()
+    if core.compiled_core() is None:
+        raise SystemExit(f"the compiled core is not in use here: {core.description()}")
+    game = game_named(args.game)
+    rules = rules_of(game, args.rules or ("arnold" if game.name == "matrimony" else None))
+    if game.name == "matrimony" and rules.name != "arnold":
+        raise SystemExit("the compiled search alone is measured for Arnold's Matrimony only")
+    rng = random.Random(args.seed)
+    numbers = [str(rng.randrange(10**6, 10**12 + 1)) for _ in range(args.deals)]
+    limits = Limits(max_states=None)
+    job = Job(game.name, rules.name, Limits())  # as `wedlock batch` runs it
+    load_before = os.getloadavg()
+    ways = ([] if args.no_plain else ["plain"]) + ["compiled", "pipeline"]
+    seconds: dict[str, list[float]] = {w: [] for w in ways}
+    verdicts: dict[str, str] = {}
+    with open(os.devnull, "w", encoding="utf-8") as devnull:
+        writer = ResultsWriter(devnull)
+        for number in numbers:
+            cards = game.numbered_deal(rules, number)
+            answers = {}
+            for way in ways:
+                started = time.perf_counter()
+                if way == "pipeline":
+                    record = solve_number(job, number)
+                    writer.write(record)
+                    verdict = record["verdict"]
+                else:
+                    space = PLAIN[game.name](rules, cards) if way == "plain" else SPACE[game.name](game, rules, cards)
+                    verdict = solve(space, limits, compiled=way == "compiled").verdict
+                seconds[way].append(time.perf_counter() - started)
+                answers[way] = str(verdict)
+            if len(set(answers.values())) != 1:
+                raise SystemExit(f"game {number}: the runs disagree: {answers}")
+            verdicts[number] = answers["pipeline"]
+        command_seconds = run_command(game.name, rules.name, numbers, verdicts)
+        watch = Stopwatch()
+        wrapped = watch.install()
+        totals, stages = [], {stage: [] for stage in [*STAGES, "other"]}
+        for number in numbers:
+            before = dict(watch.spent)
+            started = time.perf_counter()
+            writer.write(solve_number(job, number))
+            took = time.perf_counter() - started
+            totals.append(took)
+            for stage in STAGES:
+                stages[stage].append(watch.spent[stage] - before[stage])
+            stages["other"].append(took - sum(watch.spent[s] - before[s] for s in STAGES))
+    load_after = os.getloadavg()
+
+    won = sum(v == "won" for v in verdicts.values())
+    print(f"{rules.title}, {args.deals:,} random game numbers of 10^6-10^12 (seed {args.seed}), one core")
+    print(f"verdicts: {won:,} won, {len(verdicts) - won:,} lost; {core.description()}")
+    print(f"load average (1, 5, 15 min): {_load(load_before)} before, {_load(load_after)} after")
+    base = "plain" if "plain" in ways else "compiled"
+    print()
+    print(f"| run | total s | median us | mean us | faster than {base} | against the compiled search |")
+    print("|---|---|---|---|---|---|")
+    compiled = sum(seconds["compiled"])
+    for way, label in (("plain", "plain search"), ("compiled", "compiled search alone"), ("pipeline", "pipeline, in process")):
+        if way in seconds:
+            s = seconds[way]
+            print(f"| {label} | {sum(s):.2f} | {per_deal(s)} | {sum(seconds[base]) / sum(s):.1f}x | {sum(s) / compiled:.2f} |")
+    print(
+        f"| `wedlock batch --jobs 1` | {command_seconds:.2f} | | | {sum(seconds[base]) / command_seconds:.1f}x | "
+        f"{command_seconds / compiled:.2f} |"
+    )
+    print()
+    print(f"Where a pipeline's deal goes ({len(wrapped)} functions timed; total {sum(totals):.2f} s):")
+    print()
+    print("| stage | median us | mean us | share |")
+    print("|---|---|---|---|")
+    for stage, spent in stages.items():
+        print(f"| {stage} | {per_deal(spent)} | {100 * sum(spent) / sum(totals):.0f}% |")
+    around = [t - s for t, s in zip(totals, stages["search"])]
+    print(f"| all but the search | {per_deal(around)} | {100 * sum(around) / sum(totals):.0f}% |")
+    print(f"| whole deal | {per_deal(totals)} | 100% |")
+
+
+def _load(load: tuple[float, float, float]) -> str:
+    return ", ".join(f"{x:.2f}" for x in load)
+
+
+def run_command(game: str, rules: str, numbers: list[str], verdicts: dict[str, str]) -> float:
+    """`wedlock batch` on the numbers as a command, one process: its wall-clock seconds."""
+    with tempfile.TemporaryDirectory() as folder:
+        listed, out = Path(folder, "numbers.txt"), Path(folder, "out.jsonl")
+        listed.write_text("\n".join(numbers) + "\n", encoding="utf-8")
+        command = [sys.executable, "-m", "wedlock", "batch", game, f"@{listed}", "--rules", rules, "--jobs", "1", "--quiet", "--out", str(out)]
+        started = time.perf_counter()
+        subprocess.run(command, check=True)
+        took = time.perf_counter() - started
+        lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    if {r["game_number"]: r["verdict"] for r in lines} != verdicts:
+        raise SystemExit("the command's verdicts differ from the pipeline's")
+    return took
+
+
+if __name__ == "__main__":
+    main()
