@@ -160,6 +160,7 @@ def test_every_odd_value_of_each_argument_gives_an_answer_or_a_wedlock_error(nam
             call(function, {**given, odd: value})
 
 
+@pytest.mark.slow  # the quick tier keeps the sweep of odd values above and the fuzz of all arguments below
 @pytest.mark.parametrize(("name", "odd"), ONE_ODD, ids=[f"{n}-{p}" for n, p in ONE_ODD])
 def test_any_value_of_one_argument_gives_an_answer_or_a_wedlock_error(name: str, odd: str) -> None:
     check_calls(name, odd, 60)

@@ -332,6 +332,7 @@ def test_dask_local_cluster_matches_local_run(tmp_path: Path) -> None:
     assert comparable(local) == comparable(remote)
 
 
+@pytest.mark.slow  # it waits for the Dask client's own ten-second timeout
 def test_a_scheduler_nobody_runs_is_bad_input(tmp_path: Path) -> None:
     dask = pytest.importorskip("dask")
     out = tmp_path / "r.jsonl"

@@ -220,7 +220,9 @@ def running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
-@pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "Terminated"), (signal.SIGHUP, 129, "Hung up")])
+@pytest.mark.parametrize(
+    "signum, status, word", [(signal.SIGTERM, 143, "Terminated"), pytest.param(signal.SIGHUP, 129, "Hung up", marks=pytest.mark.slow)]
+)
 def test_sigterm_and_sighup_end_a_batch_and_its_workers_within_a_second(tmp_path: Path, signum: int, status: int, word: str) -> None:
     out = tmp_path / "m.jsonl"
     deals = ("matrimony", "1-24", "--time-limit", "1", "--jobs", "2", "--quiet", "--out", str(out))

@@ -25,9 +25,9 @@ CHROMIUM = os.environ.get("WEDLOCK_CHROMIUM") or shutil.which("chromium") or shu
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Each long win is stepped through whole in the browser: the Matrimony ones (hundreds of moves) in the slow tier.
 WINS = [
-    ("monte-carlo", 12345, "pysol"),
-    ("monte-carlo", 2506, "weddings"),
-    ("monte-carlo", 1, "2decks"),
+    pytest.param("monte-carlo", 12345, "pysol", marks=pytest.mark.slow),
+    ("monte-carlo", 2506, "weddings"),  # the quick tier's one: consolidations that slide
+    pytest.param("monte-carlo", 1, "2decks", marks=pytest.mark.slow),
     pytest.param("matrimony", 2, "arnold", marks=pytest.mark.slow),
     pytest.param("matrimony", 2, "pysol", marks=pytest.mark.slow),
 ]
