@@ -167,6 +167,7 @@ def test_graphml_booleans_are_graphml_booleans(tmp_path: Path) -> None:
     assert booleans == {"true", "false"}
 
 
+@pytest.mark.slow  # three whole pictures (test_pictures.py draws them in the quick tier)
 def test_png_is_written_where_asked_whatever_the_name_ends_in(tmp_path: Path) -> None:
     for name in ("picture", "g.xyz", "g."):
         result = run("analyze", *SMALL, "--png", tmp_path / name)

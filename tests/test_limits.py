@@ -133,6 +133,7 @@ def test_a_graph_whose_figures_a_limit_stops_makes_way_for_a_smaller_one(monkeyp
     assert found.cut_by == "memory"  # what made it small, not the smaller cap it was built to
 
 
+@pytest.mark.slow  # the quick tier keeps the exports that end within the time limit, above
 def test_an_export_past_its_deadline_holds_the_states_it_reached(tmp_path: Path) -> None:
     found = analyze("monte-carlo", 1, max_states=2_000)
     whole = export_graph(found.deal.game, found.deal.rules, found.graph, found.figures)

@@ -35,7 +35,7 @@ def random_line_position(game: str, rules: str, number: int, seed: int, most: in
     return start
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.sampled_from(RULE_SETS), st.integers(1, 400), st.integers(0, 10**6))
 def test_a_position_read_back_from_its_text_is_the_same_position(pair, number, seed) -> None:
     game, rules = pair
