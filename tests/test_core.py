@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import late_position
 
+from tests.tiers import examples
 from wedlock import core
 from wedlock.deals import numbered_deal
 from wedlock.matrimony import GAME as MATRIMONY
@@ -80,7 +81,7 @@ def assert_same(pure: Outcome, native: Outcome, what: object) -> None:
 
 
 @needs_core
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), n=st.integers(0, 70))
 def test_the_cores_shuffle_is_pythons(seed: int, n: int) -> None:
     expected = list(range(n))
@@ -115,7 +116,7 @@ LIMITS = st.one_of(
 
 @pytest.mark.slow
 @needs_core
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(name=st.sampled_from(MONTE_CARLO), seed=st.integers(0, 10**6), left=st.integers(4, 104), limits=LIMITS)
 def test_same_answers_under_every_limit(name: str, seed: int, left: int, limits: Limits) -> None:
     """Cut short by nodes or states, restarted early and often, or one plain pass."""
@@ -186,7 +187,7 @@ def test_same_answers_on_arnolds_matrimony() -> None:
 
 @pytest.mark.slow
 @needs_core
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(number=st.integers(1, 10**9), seed=st.integers(1, 10**6), limits=LIMITS)
 def test_same_answers_on_arnolds_matrimony_under_every_limit(number: int, seed: int, limits: Limits) -> None:
     assert_same(*both(arnold_position(number, seed), limits), (number, seed, limits))
@@ -275,21 +276,21 @@ def refused_or_answered(call) -> None:
 
 
 @needs_core
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(ranks=st.binary(max_size=120), rows=st.integers(-1, 9), cols=st.integers(-1, 9), flags=st.tuples(st.booleans(), st.booleans()))
 def test_the_core_refuses_what_no_sliding_deal_looks_like(ranks: bytes, rows: int, cols: int, flags: tuple[bool, bool]) -> None:
     refused_or_answered(lambda: core._core.search_slide(ranks, rows, cols, *flags, **LIMIT_ARGS))
 
 
 @needs_core
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(state=st.binary(max_size=40), deal=st.binary(min_size=1, max_size=60), rows=st.integers(0, 9), cols=st.integers(0, 9))
 def test_the_core_refuses_what_no_weddings_position_looks_like(state: bytes, deal: bytes, rows: int, cols: int) -> None:
     refused_or_answered(lambda: core._core.search_columns(state, deal, rows, cols, False, **LIMIT_ARGS))
 
 
 @needs_core
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(number=st.integers(1, 10**6), data=st.data())
 def test_the_core_refuses_what_no_arnold_position_looks_like(number: int, data: st.DataObject) -> None:
     """Arguments of a real deal and position, with one of them replaced by junk."""

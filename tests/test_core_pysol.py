@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from test_core import assert_same, both
 from test_matrimony_spaces import on_and_off_line, random_line
 
+from tests.tiers import examples
 from wedlock import core
 from wedlock.beam import beam_search
 from wedlock.matrimony import GAME
@@ -128,7 +129,7 @@ LIMITS = st.one_of(
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(number=st.integers(1, 10**9), seed=st.integers(0, 10**6), rounds=st.integers(0, PILES), limits=LIMITS)
 def test_same_answers_under_every_limit(number: int, seed: int, rounds: int, limits: Limits) -> None:
     table, pos, _ = random_position(number, seed, rounds)
@@ -170,7 +171,7 @@ def test_the_published_verdicts_for_a_sample() -> None:
 LIMIT_ARGS = {"node_limit": 500, "time_limit": 1.0, "max_states": 500, "first_pass": None}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(number=st.integers(1, 10**6), data=st.data())
 def test_the_core_refuses_what_no_pysol_position_looks_like(number: int, data: st.DataObject) -> None:
     """The arguments of a real deal and position, one of them replaced by junk or damaged:
@@ -286,7 +287,7 @@ def test_the_quick_stages_run_over_the_compiled_phases_and_find_the_same_wins(mo
     assert isinstance(Stage("beam", PysolPhaseSpace, 4, holds=2).build(table_of(1)), NativePhaseSpace)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(number=st.integers(1, 50), junk=st.binary(max_size=300), cut=st.integers(0, 400))
 def test_the_compiled_phases_refuse_what_no_state_of_the_deal_looks_like(number: int, junk: bytes, cut: int) -> None:
     space = NativePhaseSpace(table_of(number))

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tiers import examples
 from wedlock import core
 from wedlock.matrimony import pysol_dead, pysol_tangle
 from wedlock.matrimony.deal import numbered_deal
@@ -371,7 +372,7 @@ def any_position(draw) -> tuple[Position, Holds]:
     return pos, (frozen, passed)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(any_position())
 def test_any_position(case: tuple[Position, Holds]) -> None:
     pos, (frozen, passed) = case

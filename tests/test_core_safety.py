@@ -35,6 +35,7 @@ from positions import late_position
 from test_core_pysol_dead import good_arguments
 from test_matrimony_spaces import random_line
 
+from tests.tiers import examples
 from wedlock import core
 from wedlock.deals import numbered_deal
 from wedlock.matrimony import GAME as MATRIMONY
@@ -50,7 +51,7 @@ from wedlock.numbering import GameNumber
 needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
 pytestmark = needs_core
 
-EXAMPLES = int(os.environ.get("WEDLOCK_FUZZ_EXAMPLES", "150"))  # a fuzz's examples for each entry point
+EXAMPLES = int(os.environ.get("WEDLOCK_FUZZ_EXAMPLES", examples(150)))  # a fuzz's examples for each entry point
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 REFUSALS = (ValueError, TypeError, OverflowError, MemoryError)  # what bad arguments may raise
 VERDICTS = ("won", "lost", "unknown")

@@ -17,6 +17,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from test_matrimony_verify import slip
 
+from tests.tiers import examples
 from wedlock.beam import beam_search
 from wedlock.cards import Card
 from wedlock.game import EXACT_LABEL
@@ -503,7 +504,7 @@ def pysol_states():
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pysol_states(), pysol_states())
 def test_pysol_packed_keys_tell_states_apart(a: PysolState, b: PysolState) -> None:
     space = PysolSpace(Table(PYSOL, deal_of(1)))
@@ -512,7 +513,7 @@ def test_pysol_packed_keys_tell_states_apart(a: PysolState, b: PysolState) -> No
     assert space.key(moved) != space.key(a)  # a card more on the last pile is another state
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pysol_states())
 def test_pysol_playable_piles_are_those_whose_top_card_a_foundation_takes(state: PysolState) -> None:
     space = PysolSpace(Table(PYSOL, deal_of(1)))
@@ -526,7 +527,7 @@ def test_pysol_playable_piles_are_those_whose_top_card_a_foundation_takes(state:
     assert space.playable(piles, counts) == one_by_one  # and again, from the remembered table
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pysol_states(), st.integers(0, 16))
 def test_pysol_dead_test_reads_settled_piles_alike_with_and_without_marks(state: PysolState, first: int) -> None:
     # The fast reading (no marks) must give what the card-by-card one gives with every mark 0.
@@ -537,7 +538,7 @@ def test_pysol_dead_test_reads_settled_piles_alike_with_and_without_marks(state:
 
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(pysol_states(), min_size=1, max_size=4), st.integers(0, 16))
 def test_pysol_dead_test_remembers_the_piles_still_to_be_redealt_as_it_reads_them(states: list, first: int) -> None:
     # Read pile by pile through its memory, over several positions in turn, the piles still
@@ -757,7 +758,7 @@ def pysol_endings(draw) -> Position:
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(pysol_endings())
 def test_pysol_exact_space_agrees_with_plain_search_on_made_up_endings(pos: Position) -> None:
     table = Table(PYSOL, deal_of(1))

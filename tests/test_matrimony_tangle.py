@@ -13,6 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tiers import examples
 from wedlock.matrimony.pysol_dead import _after, _wanted
 from wedlock.matrimony.pysol_tangle import DONE, Tangles
 from wedlock.matrimony.rules import RULE_SETS
@@ -85,7 +86,7 @@ def play_order(puzzle: Tangles, rng: random.Random, suits: tuple) -> list[int]:
     return order
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.integers(0, 10**9), st.integers(8, 18), st.integers(2, 4), st.booleans())
 def test_the_relaxation_agrees_with_a_brute_force(seed: int, left: int, piles: int, swap: bool) -> None:
     # Two suits' cards go into the piles so that one order of play works (each pile's top

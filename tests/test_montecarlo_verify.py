@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tiers import examples
 from wedlock.cards import Card, full_deck, parse_cards
 from wedlock.errors import DealError, IllegalMoveError
 from wedlock.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
@@ -509,7 +510,7 @@ def line_with_slips(rules: MonteCarloRules, deal: list[Card], rng: random.Random
         grid, stock = model_apply(rules, grid, stock, move)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     name=st.sampled_from(sorted(RULE_SETS)),
     seed=st.integers(0, 2**32 - 1),

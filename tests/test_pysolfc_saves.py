@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wedlock
+from tests.tiers import examples
 from wedlock.errors import PositionError, SavedGameError
 from wedlock.numbering import GameNumber
 from wedlock.pysolfc import saves
@@ -243,7 +244,7 @@ def mutated(data: bytes, mutations: list[tuple]) -> bytes:
     return data
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(sorted(e["file"] for e in MADE)), st.lists(MUTATIONS, min_size=1, max_size=3))
 def test_a_changed_save_gives_a_position_or_one_saved_game_error(name: str, mutations: list[tuple]) -> None:
     data = mutated((DATA / name).read_bytes(), mutations)
