@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from wedlock import batch
 from wedlock.cli.main import cli
 from wedlock.ranges import RangeError, parse_range
 from wedlock.records import RECORD_KEYS, ResultsFileError, mend, read_results, to_resume
@@ -332,9 +333,10 @@ def test_dask_local_cluster_matches_local_run(tmp_path: Path) -> None:
     assert comparable(local) == comparable(remote)
 
 
-@pytest.mark.slow  # it waits for the Dask client's own ten-second timeout
-def test_a_scheduler_nobody_runs_is_bad_input(tmp_path: Path) -> None:
+def test_a_scheduler_nobody_runs_is_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     dask = pytest.importorskip("dask")
+    pytest.importorskip("distributed")  # its defaults join Dask's config before the config is changed below
+    monkeypatch.setattr(batch, "CONNECT_SECONDS", 1)  # the client's own timeout, past Dask's connect timeout
     out = tmp_path / "r.jsonl"
     assert run("batch", "monte-carlo", "1-2", "--out", str(out), "--quiet", "--jobs", "1").exit_code == 0
     before = out.read_text()
