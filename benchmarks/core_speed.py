@@ -20,6 +20,7 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -49,20 +50,31 @@ def timed(make, compiled: bool, limits: Limits) -> tuple[float, object, object]:
     return time.perf_counter() - started, out, space
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str, deals: int) -> tuple[argparse.Namespace, Any, Any]:
+    """The command line this benchmark and pipeline_speed.py share: the arguments, the game
+    and its rule set (Matrimony's by default Arnold's, the one the core holds)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("game")
     parser.add_argument("--rules", default=None)
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--deals", type=int, default=deals)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-plain", action="store_true", help="skip the plain search (slow on some rule sets)")
     args = parser.parse_args()
     if core.compiled_core() is None:
         raise SystemExit(f"the compiled core is not in use here: {core.description()}")
     game = game_named(args.game)
-    rules = rules_of(game, args.rules or ("arnold" if game.name == "matrimony" else None))  # the core holds Arnold's
-    rng = random.Random(args.seed)
-    numbers = [rng.randrange(10**6, 10**12 + 1) for _ in range(args.deals)]
+    return args, game, rules_of(game, args.rules or ("arnold" if game.name == "matrimony" else None))
+
+
+def hidden_numbers(seed: int, count: int) -> list[int]:
+    """`count` random game numbers of 10^6-10^12, the same for the same seed."""
+    rng = random.Random(seed)
+    return [rng.randrange(10**6, 10**12 + 1) for _ in range(count)]
+
+
+def main() -> None:
+    args, game, rules = arguments(__doc__.splitlines()[0], 2000)
+    numbers = hidden_numbers(args.seed, args.deals)
     limits = Limits(max_states=None)
     ways = ([] if args.no_plain else ["plain"]) + ["pure", "compiled"]
     seconds: dict[str, list[float]] = {w: [] for w in ways}

@@ -25,11 +25,9 @@ a call. Every run's verdicts must agree.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -41,24 +39,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from core_speed import PLAIN, SPACE, arguments, hidden_numbers  # noqa: E402 (the benchmark beside this one)
+
 from wedlock import core  # noqa: E402
 from wedlock.batch import Job, solve_number  # noqa: E402
-from wedlock.games import game_named, rules_of  # noqa: E402
-from wedlock.matrimony import play as matrimony_play  # noqa: E402
-from wedlock.matrimony.arnold_space import ArnoldSpace  # noqa: E402
-from wedlock.montecarlo import play as montecarlo_play  # noqa: E402
 from wedlock.plain_space import PlainSpace  # noqa: E402
 from wedlock.records import ResultsWriter  # noqa: E402
 from wedlock.search import Limits, solve  # noqa: E402
-
-PLAIN = {
-    "monte-carlo": lambda rules, cards: PlainSpace(montecarlo_play.Table(rules, tuple(cards))),
-    "matrimony": lambda rules, cards: PlainSpace(matrimony_play.Table(rules, tuple(cards))),
-}
-SPACE = {
-    "monte-carlo": lambda game, rules, cards: game.space(rules, cards),
-    "matrimony": lambda game, rules, cards: ArnoldSpace(matrimony_play.Table(rules, tuple(cards))),
-}
 
 # The functions each stage of a deal runs, by "module:attribute" (a class's method as
 # "module:Class.method"); a name this version of wedlock lacks is left out.
@@ -134,21 +121,10 @@ def per_deal(seconds: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("--rules", default=None)
-    parser.add_argument("--deals", type=int, default=4000)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--no-plain", action="store_true", help="skip the plain search (slow on some rule sets)")
-    args = parser.parse_args()
-    if core.compiled_core() is None:
-        raise SystemExit(f"the compiled core is not in use here: {core.description()}")
-    game = game_named(args.game)
-    rules = rules_of(game, args.rules or ("arnold" if game.name == "matrimony" else None))
+    args, game, rules = arguments(__doc__.splitlines()[0], 4000)
     if game.name == "matrimony" and rules.name != "arnold":
         raise SystemExit("the compiled search alone is measured for Arnold's Matrimony only")
-    rng = random.Random(args.seed)
-    numbers = [str(rng.randrange(10**6, 10**12 + 1)) for _ in range(args.deals)]
+    numbers = [str(n) for n in hidden_numbers(args.seed, args.deals)]
     limits = Limits(max_states=None)
     job = Job(game.name, rules.name, Limits())  # as `wedlock batch` runs it
     load_before = os.getloadavg()
@@ -167,7 +143,7 @@ def main() -> None:
                     writer.write(record)
                     verdict = record["verdict"]
                 else:
-                    space = PLAIN[game.name](rules, cards) if way == "plain" else SPACE[game.name](game, rules, cards)
+                    space = PlainSpace(PLAIN[game.name](rules, cards)) if way == "plain" else SPACE[game.name](game, rules, cards)
                     verdict = solve(space, limits, compiled=way == "compiled").verdict
                 seconds[way].append(time.perf_counter() - started)
                 answers[way] = str(verdict)
