@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from wedlock.pipeline import Position
 from wedlock.players import PLAYERS, play
 from wedlock.search import Verdict
 from wedlock.words import counted
@@ -22,6 +21,7 @@ from .common import (
     interruptible,
     json_option,
     no_peek_options,
+    start_game,
     start_options,
     time_limit_option,
 )
@@ -65,7 +65,7 @@ def play_command(
     Example: wedlock play monte-carlo 12345 --player no-peek
     """
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
-    game = start.deal.game if isinstance(start, Position) else start.game
+    game = start_game(start)
     found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_limit)
     answering()
     if as_json:
