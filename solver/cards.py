@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import CardError
 
@@ -19,10 +19,14 @@ class Card:
 
     rank: int
     suit: int
+    code: int = field(init=False, repr=False, compare=False)  # 13*suit + rank-1: its PySolFC id in the first deck
 
     def __post_init__(self) -> None:
         if not (1 <= self.rank <= 13 and 0 <= self.suit <= 3):
             raise CardError(f"no such card: rank {self.rank}, suit {self.suit}")
+        # Kept rather than worked out at each reading: code that works on small ints reads
+        # every card's code for every deal.
+        object.__setattr__(self, "code", 13 * self.suit + self.rank - 1)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -43,11 +47,6 @@ class Card:
     def from_id(cls, card_id: int) -> Card:
         """The card of a PySolFC card id (52*deck + 13*suit + rank-1)."""
         return BY_CODE[card_id % 52]
-
-    @property
-    def code(self) -> int:
-        """The card as one small int, 13*suit + rank-1: its PySolFC id in the first deck."""
-        return 13 * self.suit + self.rank - 1
 
     def __str__(self) -> str:
         return RANKS[self.rank - 1] + SUITS[self.suit]
@@ -74,7 +73,7 @@ BY_CODE = tuple(Card(code % 13 + 1, code // 13) for code in range(52))  # cards 
 
 def card_codes(cards: Iterable[Card]) -> list[int]:
     """Each card's code (`Card.code`), for code that works on small ints."""
-    return [13 * card.suit + card.rank - 1 for card in cards]
+    return [card.code for card in cards]
 
 
 def full_deck(decks: int = 1) -> list[Card]:

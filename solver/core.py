@@ -25,10 +25,20 @@ _core = _load()
 
 PURE_VARIABLE = "WEDLOCK_PURE"
 
+# The environment as os.environ keeps it (its keys and values encoded as the system's), read
+# directly: a deal asks for the core several times, and os.environ.get costs a microsecond.
+# Setting os.environ (as a test's monkeypatch does) changes it too.
+_ENVIRON = getattr(os.environ, "_data", None)
+_PURE_KEY = os.environ.encodekey(PURE_VARIABLE) if _ENVIRON is not None else None
+_NOT_PURE = tuple(os.environ.encodevalue(v) for v in ("", "0")) if _ENVIRON is not None else ()
+
 
 def compiled_core() -> ModuleType | None:
     """The compiled core, or None when it was not built or WEDLOCK_PURE asks for pure Python."""
-    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+    if _ENVIRON is not None:
+        if _ENVIRON.get(_PURE_KEY, _NOT_PURE[0]) not in _NOT_PURE:
+            return None
+    elif os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
         return None
     return _core
 

@@ -29,6 +29,9 @@ class GameNumber:
     def parse(cls, text: str | int) -> GameNumber:
         """Read `123`, `#1,234`, `99L` or `ms5000000000` the way PySolFC does."""
         raw = str(text).strip()
+        if raw.isdigit() and raw.isascii() and len(raw) <= 4000 and raw.strip("0"):  # the common case, quickly
+            seed = int(raw)
+            return cls(seed, seed < MS_LIMIT)
         shown = repr(raw) if len(raw) <= 40 else f"{raw[:16] + '...' + raw[-8:]!r} ({len(raw)} characters)"
         match = _MS_FORM.fullmatch(raw)
         if match:

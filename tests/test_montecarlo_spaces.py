@@ -14,6 +14,7 @@ import pytest
 from positions import cards_left, late_position, near_win_position, stored_win
 from test_montecarlo_verify import play_out, slip
 
+from wedlock.core import compiled_core
 from wedlock.deals import numbered_deal
 from wedlock.montecarlo import GAME
 from wedlock.montecarlo.moves import Consolidate, coded
@@ -122,6 +123,8 @@ def test_coded_wins_replay_alike_with_their_slips(name: str) -> None:
         won += 1
         codes, moves = space.codes(out.steps), space.moves(out.steps)
         assert [coded(m) for m in moves] == codes
+        if isinstance(space, SequenceSpace):
+            assert space.codes_python(out.steps) == codes
         assert replay_codes(rules, cards, codes) == (True, len(codes)) and referee(rules, cards, moves).won
         for _ in range(8):
             k = rng.randrange(len(moves))
@@ -130,3 +133,17 @@ def test_coded_wins_replay_alike_with_their_slips(name: str) -> None:
                 verdict = referee(rules, cards, line)
                 assert replay_codes(rules, cards, [coded(m) for m in line]) == (verdict.won, verdict.moves_played), (number, k)  # type: ignore[misc]
     assert won >= 5
+
+
+def test_the_compiled_coding_of_steps_refuses_cells_the_state_lacks() -> None:
+    core = compiled_core()
+    if core is None:
+        pytest.skip("the compiled core was not built, or WEDLOCK_PURE is set")
+    rules = RULE_SETS["pysol"]
+    space = GAME.space(rules, GAME.numbered_deal(rules, "1"))
+    assert isinstance(space, SequenceSpace)
+    for steps in [[((0, 52),)], [((-1, 1),)], [()], [((0, 1, 2),)], [[(0, 1)]], [((0, "1"),)], 5]:
+        with pytest.raises((ValueError, TypeError)):
+            core.slide_codes(bytes(range(52)), rules.cells, steps)
+    # cards 0 and 1 at cells 0 and 1 go, then the stock fills the gaps
+    assert core.slide_codes(bytes(range(52)), rules.cells, [((0, 1),)]) == [(0, 0, 1, 1), ()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -16,10 +17,22 @@ from hypothesis import strategies as st
 
 from tests.tiers import examples
 from wedlock.cards import Card, full_deck, parse_cards
+from wedlock.core import compiled_core
 from wedlock.errors import DealError, IllegalMoveError
 from wedlock.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
 from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
-from wedlock.montecarlo.verify import Table, Verdict, _may_consolidate, apply, deal_table, problem_with, referee, replay_codes
+from wedlock.montecarlo.verify import (
+    Table,
+    Verdict,
+    _may_consolidate,
+    apply,
+    deal_table,
+    problem_with,
+    referee,
+    replay_codes,
+    replay_codes_compiled,
+    replay_codes_python,
+)
 
 PYSOL = RULE_SETS["pysol"]
 STRICT = RULE_SETS["strict"]
@@ -525,7 +538,47 @@ def test_the_replay_on_ints_agrees_with_the_reference(name: str, seed: int, slip
     verdict = referee(rules, deal, line)
     codes = [coded(move) for move in line]
     assert None not in codes
-    assert replay_codes(rules, deal, codes) == (verdict.won, verdict.moves_played)  # type: ignore[arg-type]
+    expected = (verdict.won, verdict.moves_played)
+    assert replay_codes_python(rules, deal, codes) == expected  # type: ignore[arg-type]
+    assert replay_codes_compiled(rules, deal, codes) in (expected, None)  # type: ignore[arg-type]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    name=st.sampled_from(sorted(RULE_SETS)),
+    seed=st.integers(0, 2**32 - 1),
+    lead=st.integers(0, 60),
+    junk=st.lists(st.lists(st.integers(-3, 120), max_size=5).map(tuple), max_size=8),
+    rng=st.randoms(use_true_random=False),
+)
+def test_the_compiled_replay_agrees_with_the_python_replay_on_any_ints(
+    name: str, seed: int, lead: int, junk: list[tuple[int, ...]], rng: random.Random
+) -> None:
+    """Any tuples of ints after a legal lead, cells and cards off the table included: the
+    compiled referee and the Python one count the same legal moves and agree on the win."""
+    if compiled_core() is None:
+        pytest.skip("the compiled core was not built, or WEDLOCK_PURE is set")
+    rules = RULE_SETS[name]
+    deal = full_deck(rules.decks)
+    random.Random(seed).shuffle(deal)
+    line = line_with_slips(rules, deal, rng, 0.0)
+    codes = [coded(move) for move in line[:lead]] + junk + [coded(move) for move in line[lead:]]
+    assert replay_codes_compiled(rules, deal, codes) == replay_codes_python(rules, deal, codes)  # type: ignore[arg-type]
+
+
+def test_the_compiled_replay_takes_only_tuples_of_ints() -> None:
+    """What no coded move is (a float, a huge int, a string, a dict) is an illegal move,
+    never an error; a deal with a card too many wins nothing."""
+    if compiled_core() is None:
+        pytest.skip("the compiled core was not built, or WEDLOCK_PURE is set")
+    deal = rank_sorted()
+    moves, _ = greedy_play(PYSOL, deal)
+    codes: list[Any] = [coded(m) for m in moves]
+    assert replay_codes_compiled(PYSOL, deal, codes) == (True, len(codes))
+    for bad in [(0.0, 0, 1, 13), (2**70, 0, 1, 13), "ab", {}, None, (0, 0, 1, "x"), [0, 0, 1, 1, 0]]:
+        assert replay_codes_compiled(PYSOL, deal, codes[:3] + [bad] + codes[3:]) == (False, 3), bad
+    assert replay_codes_compiled(PYSOL, deal[:-1] + deal[:1], codes) == (False, 0)
+    assert replay_codes_compiled(PYSOL, deal[:-1], codes) == (False, 0)
 
 
 @pytest.mark.parametrize("rules, deal", [(PYSOL, rank_sorted()), (SMALL, rank_sorted()), (TWO_DECKS, rank_sorted(2)), (THIRTEENS, thirteens_sorted())])
@@ -544,6 +597,7 @@ def test_the_replay_on_ints_wins_nothing_on_a_bad_deal() -> None:
     deal = rank_sorted()
     moves, _ = greedy_play(PYSOL, deal)
     codes = [coded(m) for m in moves]
+    assert replay_codes_python(PYSOL, deal[:-1] + deal[:1], codes) == (False, 0)  # type: ignore[arg-type]
     assert replay_codes(PYSOL, deal[:-1] + deal[:1], codes) == (False, 0)  # type: ignore[arg-type]
     with pytest.raises(DealError):
         referee(PYSOL, deal[:-1] + deal[:1], moves)

@@ -123,6 +123,8 @@ enum { MC_MAX_CARDS = 104 };
 int slide_grid_fits(int rows, int cols);
 space *slide_space_new(int rows, int cols, int thirteens, int strict);
 int slide_state(const uint8_t *ranks, size_t count, uint8_t *out, size_t *out_len);
+/* slide_codes(codes, size, steps): a sliding line's steps as coded moves (SequenceSpace.codes). */
+PyObject *slide_codes(PyObject *self, PyObject *args);
 /* Weddings (ColumnSpace): the deal's ranks in order, and the start state (the stock's next
  * deal index, the column heights, each column's ranks from the top; at most
  * COLUMNS_MAX_STATE bytes), dead or not. A space is made only for what columns_readable

@@ -1,6 +1,7 @@
 /* wedlock._core: the compiled search, called by wedlock/core.py. */
 #include "core.h"
 #include "pysol_dead.h"
+#include "referee.h"
 
 static const char *VERDICTS[] = {"won", "lost", "unknown"};
 
@@ -218,6 +219,9 @@ static PyMethodDef methods[] = {
     {"graph_montecarlo", (PyCFunction)(void (*)(void))graph_montecarlo, METH_VARARGS | METH_KEYWORDS,
      "The state graph of a Monte Carlo deal from a position, breadth first, in arrays: a MonteCarloGraph."},
     {"pysol_ids", pysol_ids, METH_VARARGS, "PySolFC's card ids in dealing order for a Mersenne Twister seed, as wedlock.numbering deals them."},
+    {"slide_codes", slide_codes, METH_VARARGS, "A sliding Monte Carlo line's steps as coded moves, as SequenceSpace.codes makes them."},
+    {"referee_montecarlo", referee_montecarlo, METH_VARARGS,
+     "Replay a Monte Carlo line of coded moves on a deal's card codes, by the rules alone: (won, legal moves)."},
     {"shuffled", shuffled, METH_VARARGS, "random.Random(seed).shuffle(list(range(n))), as the core does it."},
     {NULL, NULL, 0, NULL},
 };

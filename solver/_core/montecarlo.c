@@ -843,3 +843,74 @@ space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total,
     sp->root_len = root_len, sp->root_dead = root_dead;
     return base;
 }
+
+/* A sliding line's steps as coded moves, as SequenceSpace.codes makes them (see there):
+ * each phase's removals, (a, x, b, y) or (a, x) for a lone king, where x and y are the card
+ * codes at cells a and b, then () when the phase leaves a card to consolidate. `codes` are
+ * the card codes of the start state in its order; a step names cells of the state it
+ * leaves, each pair of cells below that state's length (else ValueError). */
+PyObject *slide_codes(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer start;
+    int size;
+    PyObject *steps;
+    if (!PyArg_ParseTuple(args, "y*iO", &start, &size, &steps)) return NULL;
+    int left[MC_MAX_CARDS], len = (int)start.len;
+    if (start.len > MC_MAX_CARDS || size < 1) {
+        PyBuffer_Release(&start);
+        PyErr_SetString(PyExc_ValueError, "at most 104 cards, on a grid of one cell or more");
+        return NULL;
+    }
+    for (int i = 0; i < len; i++) left[i] = ((const uint8_t *)start.buf)[i];
+    PyBuffer_Release(&start);
+    PyObject *line = PySequence_Fast(steps, "steps is a sequence"), *out = PyList_New(0);
+    if (!line || !out) goto fail;
+    for (Py_ssize_t s = 0; s < PySequence_Fast_GET_SIZE(line); s++) {
+        PyObject *pairs = PySequence_Fast_GET_ITEM(line, s);
+        if (!PyTuple_Check(pairs) || PyTuple_GET_SIZE(pairs) < 1 || PyTuple_GET_SIZE(pairs) > MC_MAX_CARDS) goto bad;
+        int stock_left = len > size, on_grid = len < size ? len : size;
+        uint8_t gone[MC_MAX_CARDS] = {0};
+        for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(pairs); p++) {
+            PyObject *pair = PyTuple_GET_ITEM(pairs, p);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto bad;
+            long a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+            if (PyErr_Occurred()) goto fail;
+            if (a < 0 || b < 0 || a >= len || b >= len) goto bad;
+            PyObject *move = a == b ? Py_BuildValue("(ii)", (int)a, left[a]) : Py_BuildValue("(iiii)", (int)a, left[a], (int)b, left[b]);
+            if (!move || PyList_Append(out, move) < 0) {
+                Py_XDECREF(move);
+                goto fail;
+            }
+            Py_DECREF(move);
+            gone[a] = gone[b] = 1;
+        }
+        int kept = 0, first = -1, emptied = 0;
+        for (int i = 0; i < len; i++) {
+            if (gone[i]) {
+                emptied++;
+                if (first < 0) first = i;
+            } else {
+                left[kept++] = left[i];
+            }
+        }
+        len = kept;
+        /* Once the stock is empty, a phase that emptied only the last cards of the grid
+           leaves no card after a gap, and nothing to consolidate. */
+        if (len && (stock_left || first != on_grid - emptied)) {
+            PyObject *consolidate = PyTuple_New(0);
+            if (!consolidate || PyList_Append(out, consolidate) < 0) {
+                Py_XDECREF(consolidate);
+                goto fail;
+            }
+            Py_DECREF(consolidate);
+        }
+    }
+    Py_DECREF(line);
+    return out;
+bad:
+    PyErr_SetString(PyExc_ValueError, "steps name pairs of cells of the state each leaves");
+fail:
+    Py_XDECREF(line);
+    Py_XDECREF(out);
+    return NULL;
+}

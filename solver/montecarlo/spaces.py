@@ -138,7 +138,17 @@ class SequenceSpace:
 
     def codes(self, steps: Sequence[CellPairs]) -> list[Coded]:
         """A line of steps as coded moves (`moves.Coded`): each phase's removals, then the
-        consolidation after them when the rules allow one."""
+        consolidation after them when the rules allow one. The compiled core's copy where it
+        was built (tests/test_montecarlo_spaces.py holds the two alike), else `codes_python`."""
+        core = compiled_core()
+        if core is None or len(self._start) > 104:
+            return self.codes_python(steps)
+        code = card_codes(self.table.deal)
+        coded: list[Coded] = core.slide_codes(bytes([code[i] for i in self._start]), self.size, steps)
+        return coded
+
+    def codes_python(self, steps: Sequence[CellPairs]) -> list[Coded]:
+        """`codes` in Python."""
         code, size = card_codes(self.table.deal), self.size
         left = [code[i] for i in self.start()]  # the codes of the cards still in play, in a state's order
         out: list[Coded] = []

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..cards import Card, card_codes
+from ..core import compiled_core
 from ..errors import DealError, IllegalMoveError, RulesError
 from .moves import ROW_LETTERS, Coded, Consolidate, King, Move, Pair, cell_name
 from .rules import COLUMNS, SAME_RANK, SLIDE, THIRTEEN, MonteCarloRules
@@ -243,13 +244,37 @@ def _consolidate(rules: MonteCarloRules, table: Table) -> Table:
 # card codes: the grid's cells in reading order (None for a gap), then the stock from its
 # next card; nothing is built per move. It says only whether a line wins and how many of
 # its moves are legal; `referee` above stays the reference, and gives the words for a line
-# that does not win. tests/test_montecarlo_verify.py checks that the two agree on random
-# lines, legal or not, and tests/test_referees.py on the solver's lines, whole and damaged.
+# that does not win. The compiled core has the same replay in C (`_core/referee.c`, written
+# from the rules as this one is, and sharing nothing with the search), which the pipeline
+# uses where it was built. tests/test_montecarlo_verify.py checks that they all agree on
+# random lines, legal or not, and tests/test_referees.py on the solver's lines, whole and
+# damaged.
 
 
 def replay_codes(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int]:
     """Replay coded moves on `deal`: whether they win, and how many are legal before the
-    first that is not (all of them when none is). A deal that is not whole packs wins nothing."""
+    first that is not (all of them when none is). A deal that is not whole packs wins nothing.
+    The compiled core's replay where it was built, else `replay_codes_python`."""
+    compiled = replay_codes_compiled(rules, deal, moves)
+    return replay_codes_python(rules, deal, moves) if compiled is None else compiled
+
+
+def replay_codes_compiled(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int] | None:
+    """`replay_codes` by the compiled core's referee; None where the core was not built
+    (or WEDLOCK_PURE is set), and for more than the eight packs it holds."""
+    _check_rules(rules)
+    core = compiled_core()
+    if core is None or rules.decks > 8:
+        return None
+    codes = bytes(card_codes(deal))
+    compiled: tuple[bool, int] = core.referee_montecarlo(
+        codes, rules.rows, rules.cols, rules.decks, rules.pairing == THIRTEEN, rules.consolidation == COLUMNS, rules.strict, moves
+    )
+    return compiled
+
+
+def replay_codes_python(rules: MonteCarloRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int]:
+    """`replay_codes` in Python."""
     _check_rules(rules)
     cards: list[int | None] = card_codes(deal)  # type: ignore[assignment]
     if sorted(cards) != _whole_packs(rules.decks):  # type: ignore[type-var]
