@@ -20,7 +20,8 @@ from .shown import printable
 
 def numbered_deal(number: GameNumber, decks: int) -> list[Card]:
     """The cards of PySolFC game `number` in dealing order."""
-    return [BY_CODE[i % 52] for i in shuffled_ids(number, decks)]
+    ids = shuffled_ids(number, decks)
+    return [BY_CODE[i] for i in ids] if decks == 1 else [BY_CODE[i % 52] for i in ids]
 
 
 def parse_deal_text(text: str, decks: int) -> list[Card]:

@@ -47,6 +47,7 @@ from wedlock.montecarlo.play import GAP, Position, Table
 from wedlock.montecarlo.rules import COLUMNS, RULE_SETS, THIRTEEN
 from wedlock.montecarlo.spaces import ColumnSpace, SequenceSpace
 from wedlock.numbering import GameNumber
+from wedlock.search import Limits, solve
 
 needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
 pytestmark = needs_core
@@ -414,6 +415,19 @@ def test_graph_montecarlo_and_its_methods_answer_or_refuse_any_arguments(data: s
         )
 
 
+def test_a_graph_refuses_an_edge_back_and_its_figures_stay_whole() -> None:
+    """Every phase takes cards away: an edge to a node with as many cards or more would
+    close a cycle, which the figures once followed until memory ran out."""
+    entry = graph_entry(left=30, max_states=50)
+    graph = entry.call(*entry.values())
+    v = next(v for v in range(1, len(graph)) if graph.successors(v))
+    w = graph.successors(v)[0]
+    for back in [(w, v), (v, v), (w, 0)]:
+        with pytest.raises(ValueError, match="fewer cards"):
+            graph.add_edge(*back, 1)
+    assert isinstance(graph.figures(), tuple)  # the figures, not a limit's name
+
+
 @FUZZ
 @given(
     seed=st.one_of(st.sampled_from(EDGES), st.integers(0, 2**64 - 1), st.sampled_from(WRONG)),
@@ -422,6 +436,66 @@ def test_graph_montecarlo_and_its_methods_answer_or_refuse_any_arguments(data: s
 def test_shuffled_answers_or_refuses_any_arguments(seed: Any, n: Any) -> None:
     """(n from 2**20 to 2**32 - 1 asks for a list of gigabytes: a good answer, but not one to wait for)"""
     answered_or_refused(lambda: the_core().shuffled(seed, n), lambda answer: sorted(answer) == list(range(n)))
+
+
+@cache
+def won_line(name: str, number: int) -> tuple[bytes, list[tuple[int, ...]], list[tuple[tuple[int, int], ...]], bytes]:
+    """A won deal of a sliding rule set: its card codes, its coded line, the search's steps,
+    and the codes of its start state."""
+    table = monte_carlo_table(name, number)
+    space = SequenceSpace(table)
+    out = solve(space, Limits(max_states=None))
+    assert out.verdict == "won"
+    codes = bytes(card.code for card in table.deal)
+    return codes, space.codes(out.steps), list(out.steps), bytes(codes[i] for i in space.start())
+
+
+def lines(good: list[Any], item: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """A good line, one with an item changed, a line of junk, or no line at all."""
+    changed = st.tuples(st.integers(0, len(good) - 1), item).map(lambda at: good[: at[0]] + [at[1]] + good[at[0] + 1 :])
+    return st.one_of(
+        st.just(good), changed, st.lists(item, max_size=30), st.sampled_from([None, 7, "text", tuple(good), iter(good), [good]])
+    )
+
+
+MOVE_INTS = st.one_of(st.integers(-3, 120), st.sampled_from(EDGES), st.sampled_from(WRONG))
+MOVES = st.one_of(st.lists(MOVE_INTS, max_size=6).map(tuple), st.lists(st.integers(-3, 60), max_size=5), st.sampled_from(WRONG))
+
+
+@FUZZ
+@given(data=st.data(), name=st.sampled_from(["pysol", "thirteens", "2decks"]))
+def test_the_referee_answers_or_refuses_any_arguments(data: st.DataObject, name: str) -> None:
+    rules = RULE_SETS[name]
+    codes, line, _, _ = won_line(name, 2 if name == "thirteens" else 1)
+    entry = Entry(
+        "referee_montecarlo",
+        the_core().referee_montecarlo,
+        (("buffer", codes), ("int", rules.rows), ("int", rules.cols), ("int", rules.decks), ("flag", rules.pairing == THIRTEEN))
+        + (("flag", rules.consolidation == COLUMNS), ("flag", rules.strict), ("line", line)),
+    )
+    args = [data.draw(lines(line, MOVES)) if kind == "line" else data.draw(junk(kind, good)) for kind, good in entry.args]
+
+    def a_replay(answer: Any) -> None:
+        won, played = answer
+        assert isinstance(won, bool) and 0 <= played and (won or played < 1000)
+        if isinstance(args[7], (list, tuple)):
+            assert played <= len(args[7])
+
+    answered_or_refused(lambda: entry.call(*args), a_replay)
+
+
+@FUZZ
+@given(data=st.data())
+def test_the_coding_of_a_sliding_line_answers_or_refuses_any_arguments(data: st.DataObject) -> None:
+    _, line, steps, start = won_line("pysol", 1)
+    pairs = st.lists(st.lists(MOVE_INTS, max_size=3).map(tuple), max_size=3).map(tuple)
+    args = [data.draw(buffers(start)), data.draw(junk("int", 25)), data.draw(lines(steps, st.one_of(pairs, st.sampled_from(WRONG))))]
+
+    def a_line(answer: Any) -> None:
+        assert isinstance(answer, list) and all(isinstance(move, tuple) and len(move) in (0, 2, 4) for move in answer)
+
+    answered_or_refused(lambda: the_core().slide_codes(*args), a_line)
+    assert the_core().slide_codes(start, 25, steps) == line
 
 
 # --- each case of the issue --------------------------------------------------------------------

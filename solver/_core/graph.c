@@ -1212,6 +1212,14 @@ static PyObject *graph_add_edge(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, line < 1 || line > 255 ? "an edge's line has 1 to 255 moves" : "the graph has that edge");
         return NULL;
     }
+    /* Every phase takes cards away (only the start, in the middle of a phase, may close its
+       gaps without taking one): the figures walk the nodes in that order, and an edge back
+       would make a cycle they cannot walk. */
+    int before = cards_left(g, v), after = cards_left(g, w);
+    if (!(after < before || (after == before && v == 0 && w != 0))) {
+        PyErr_SetString(PyExc_ValueError, "an edge leads to a node with fewer cards left (or from the start to its consolidation)");
+        return NULL;
+    }
     if (grow((void **)&g->extra_from, &g->cap_extra_from, g->nextra + 1, sizeof *g->extra_from) < 0 ||
         grow((void **)&g->extra_to, &g->cap_extra_to, g->nextra + 1, sizeof *g->extra_to) < 0 ||
         grow((void **)&g->extra_line, &g->cap_extra_line, g->nextra + 1, sizeof *g->extra_line) < 0)
