@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .cards import Card
+from .numbering import GameNumber
 from .search import Limits, Verdict
 
 
@@ -64,7 +65,7 @@ class Game(Protocol):
 
     def decks(self, rules: Any) -> int: ...
 
-    def numbered_deal(self, rules: Any, number: str) -> list[Card]: ...
+    def numbered_deal(self, rules: Any, number: str | GameNumber) -> list[Card]: ...
 
     def check_deal(self, rules: Any, cards: Sequence[Card]) -> list[Card]: ...
 

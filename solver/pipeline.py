@@ -131,7 +131,7 @@ def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal
     number = _number_in(source)
     if number is not None:
         canonical = str(number)
-        return Deal(chosen, rule_set, tuple(chosen.numbered_deal(rule_set, canonical)), canonical)
+        return Deal(chosen, rule_set, tuple(chosen.numbered_deal(rule_set, number)), canonical)
     if isinstance(source, str):
         cards = parse_deal_text(source, chosen.decks(rule_set))
     elif isinstance(source, (list, tuple)):

@@ -161,6 +161,7 @@ typedef struct {
     int index;
 } twister;
 
+void twister_prepare(void); /* once, before any twister_seed (the module's init calls it) */
 void twister_seed(twister *t, uint64_t seed);
 uint32_t twister_below(twister *t, uint32_t n);
 double twister_random(twister *t);

@@ -230,6 +230,7 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, .m_name = "_core", .m_doc = "The compiled search core of wedlock.", .m_size = -1, .m_methods = methods};
 
 PyMODINIT_FUNC PyInit__core(void) {
+    twister_prepare();
     if (PyType_Ready(&graph_type) < 0 || PyType_Ready(&phases_type) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddObjectRef(m, "MonteCarloGraph", (PyObject *)&graph_type) < 0 ||

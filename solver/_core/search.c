@@ -48,11 +48,15 @@ static void twister_init(twister *t, uint32_t s) {
     t->index = MT_N;
 }
 
+static twister fresh; /* twister_init(19650218), where every seeding starts: made once, by twister_prepare */
+
+void twister_prepare(void) { twister_init(&fresh, 19650218U); }
+
 void twister_seed(twister *t, uint64_t seed) {
     /* random.Random(n) for an int n >= 0: the 32-bit words of n, lowest first. */
     uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
     int used = key[1] ? 2 : 1;
-    twister_init(t, 19650218U);
+    *t = fresh;
     int i = 1, j = 0;
     for (int k = MT_N > used ? MT_N : used; k; k--) {
         t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;

@@ -33,8 +33,8 @@ class Matrimony:
     def decks(self, rules: MatrimonyRules) -> int:
         return 2
 
-    def numbered_deal(self, rules: MatrimonyRules, number: str) -> list[Card]:
-        return numbered_deal(GameNumber.parse(number))
+    def numbered_deal(self, rules: MatrimonyRules, number: str | GameNumber) -> list[Card]:
+        return numbered_deal(number if isinstance(number, GameNumber) else GameNumber.parse(number))
 
     def check_deal(self, rules: MatrimonyRules, cards: Sequence[Card]) -> list[Card]:
         """The deal with its first J♦ and Q♦ moved to the top (a no-op on `deal --json` output)."""

@@ -33,8 +33,8 @@ class MonteCarlo:
     def decks(self, rules: MonteCarloRules) -> int:
         return rules.decks
 
-    def numbered_deal(self, rules: MonteCarloRules, number: str) -> list[Card]:
-        return numbered_deal(GameNumber.parse(number), rules.decks)
+    def numbered_deal(self, rules: MonteCarloRules, number: str | GameNumber) -> list[Card]:
+        return numbered_deal(number if isinstance(number, GameNumber) else GameNumber.parse(number), rules.decks)
 
     def check_deal(self, rules: MonteCarloRules, cards: Sequence[Card]) -> list[Card]:
         if len(cards) != rules.cards:
