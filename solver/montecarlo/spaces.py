@@ -143,8 +143,8 @@ class SequenceSpace:
         core = compiled_core()
         if core is None or len(self._start) > 104:
             return self.codes_python(steps)
-        code = card_codes(self.table.deal)
-        coded: list[Coded] = core.slide_codes(bytes([code[i] for i in self._start]), self.size, steps)
+        to_codes = bytes(card_codes(self.table.deal)) + bytes(256 - len(self.table.deal))  # deal index -> card code
+        coded: list[Coded] = core.slide_codes(self._start.translate(to_codes), self.size, steps)
         return coded
 
     def codes_python(self, steps: Sequence[CellPairs]) -> list[Coded]:
