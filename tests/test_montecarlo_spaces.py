@@ -142,8 +142,20 @@ def test_the_compiled_coding_of_steps_refuses_cells_the_state_lacks() -> None:
     rules = RULE_SETS["pysol"]
     space = GAME.space(rules, GAME.numbered_deal(rules, "1"))
     assert isinstance(space, SequenceSpace)
-    for steps in [[((0, 52),)], [((-1, 1),)], [()], [((0, 1, 2),)], [[(0, 1)]], [((0, "1"),)], 5]:
+    for steps in [[((0, 52),)], [((-1, 1),)], [()], [((0, 1, 2),)], [[(0, 1)]], [((0, "1"),)], [((0, 2**70),)], 5]:
         with pytest.raises((ValueError, TypeError)):
             core.slide_codes(bytes(range(52)), rules.cells, steps)
+
+    class Emptying:
+        """An int-like that empties the steps when read: no int is, so it is refused unread."""
+
+        def __index__(self) -> int:
+            steps.clear()
+            return 0
+
+    steps: list = [((Emptying(), 1),) + tuple((i, i) for i in range(2, 26))]
+    with pytest.raises(ValueError):
+        core.slide_codes(bytes(range(52)), rules.cells, steps)
+    assert steps  # never read
     # cards 0 and 1 at cells 0 and 1 go, then the stock fills the gaps
     assert core.slide_codes(bytes(range(52)), rules.cells, [((0, 1),)]) == [(0, 0, 1, 1), ()]

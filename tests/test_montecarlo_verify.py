@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from tests.tiers import examples
 from wedlock.cards import Card, full_deck, parse_cards
 from wedlock.core import compiled_core
-from wedlock.errors import DealError, IllegalMoveError
+from wedlock.errors import DealError, IllegalMoveError, RulesError
 from wedlock.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
 from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
 from wedlock.montecarlo.verify import (
@@ -575,8 +576,12 @@ def test_the_compiled_replay_takes_only_tuples_of_ints() -> None:
     moves, _ = greedy_play(PYSOL, deal)
     codes: list[Any] = [coded(m) for m in moves]
     assert replay_codes_compiled(PYSOL, deal, codes) == (True, len(codes))
-    for bad in [(0.0, 0, 1, 13), (2**70, 0, 1, 13), "ab", {}, None, (0, 0, 1, "x"), [0, 0, 1, 1, 0]]:
-        assert replay_codes_compiled(PYSOL, deal, codes[:3] + [bad] + codes[3:]) == (False, 3), bad
+    for bad in [(0.0, 0, 1, 13), (2**70, 0, 1, 13), "ab", "", {}, None, (0, 0, 1, "x"), [0, 0, 1, 1, 0]]:
+        line = codes[:3] + [bad] + codes[3:]
+        assert replay_codes_compiled(PYSOL, deal, line) == replay_codes_python(PYSOL, deal, line) == (False, 3), bad
+    # a float equal to the card it names is still no coded move
+    first = codes[0]
+    assert replay_codes_python(PYSOL, deal, [tuple(float(v) for v in first)]) == replay_codes_compiled(PYSOL, deal, [first[:1] + (float(first[1]),) + first[2:]]) == (False, 0)
     assert replay_codes_compiled(PYSOL, deal[:-1] + deal[:1], codes) == (False, 0)
     assert replay_codes_compiled(PYSOL, deal[:-1], codes) == (False, 0)
 
@@ -614,3 +619,19 @@ def test_malformed_moves_have_no_code() -> None:
     ace = Card.parse("AC")
     for bad in (Pair((0, 1, 2), (ace, ace)), Pair((0, True), (ace, ace)), Pair((0, 1), (ace, "AS")), King("A1", ace), "consolidate", None):  # type: ignore[arg-type]
         assert coded(bad) is None
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        replace(PYSOL, rows=6, cols=9),  # 54 cells for 52 cards
+        replace(PYSOL, rows=10, cols=9, decks=1, consolidation="columns"),
+        replace(PYSOL, decks=0),
+        replace(PYSOL, decks=-1),
+    ],
+)
+def test_a_grid_the_deal_cannot_fill_is_refused_by_both_replays(rules: MonteCarloRules) -> None:
+    deal = full_deck(1)
+    for replay in (replay_codes_python, replay_codes_compiled):
+        with pytest.raises(RulesError):
+            replay(rules, deal, [(0, 0, 1, 1), ()])

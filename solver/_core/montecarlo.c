@@ -873,9 +873,13 @@ PyObject *slide_codes(PyObject *self, PyObject *args) {
         for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(pairs); p++) {
             PyObject *pair = PyTuple_GET_ITEM(pairs, p);
             if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto bad;
-            long a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-            if (PyErr_Occurred()) goto fail;
-            if (a < 0 || b < 0 || a >= len || b >= len) goto bad;
+            /* ints only: converting anything else may run Python code, which could free
+               the steps borrowed here */
+            PyObject *first = PyTuple_GET_ITEM(pair, 0), *second = PyTuple_GET_ITEM(pair, 1);
+            if (!PyLong_Check(first) || !PyLong_Check(second)) goto bad;
+            int overflow_a, overflow_b;
+            long a = PyLong_AsLongAndOverflow(first, &overflow_a), b = PyLong_AsLongAndOverflow(second, &overflow_b);
+            if (overflow_a || overflow_b || a < 0 || b < 0 || a >= len || b >= len) goto bad;
             PyObject *move = a == b ? Py_BuildValue("(ii)", (int)a, left[a]) : Py_BuildValue("(iiii)", (int)a, left[a], (int)b, left[b]);
             if (!move || PyList_Append(out, move) < 0) {
                 Py_XDECREF(move);

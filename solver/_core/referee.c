@@ -165,7 +165,8 @@ PyObject *referee_montecarlo(PyObject *self, PyObject *args) {
     PyObject *moves;
     if (!PyArg_ParseTuple(args, "y*iiipppO", &deal, &rows, &cols, &decks, &thirteens, &columns, &strict, &moves)) return NULL;
     table t = {.rows = rows, .cols = cols, .size = rows * cols, .thirteens = thirteens, .columns = columns, .strict = strict};
-    int fits = rows >= 1 && rows <= MOST_ROWS && cols >= 1 && cols <= MOST_COLS && decks >= 1 && decks <= MOST_DECKS;
+    int fits = rows >= 1 && rows <= MOST_ROWS && cols >= 1 && cols <= MOST_COLS && decks >= 1 && decks <= MOST_DECKS &&
+               rows * cols <= 52 * decks; /* the deal fills the grid */
     int whole = fits && deal.len == 52 * decks;
     if (whole) { /* exactly `decks` full packs */
         const unsigned char *codes = deal.buf;
@@ -178,7 +179,7 @@ PyObject *referee_montecarlo(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&deal);
     if (!fits) {
-        PyErr_SetString(PyExc_ValueError, "a grid of 1 to 10 rows and 1 to 9 columns, 1 to 8 decks");
+        PyErr_SetString(PyExc_ValueError, "a grid of 1 to 10 rows and 1 to 9 columns, 1 to 8 decks that fill it");
         return NULL;
     }
     if (!whole) return Py_BuildValue("(Oi)", Py_False, 0);

@@ -285,6 +285,8 @@ def replay_codes_python(rules: MonteCarloRules, deal: Sequence[Card], moves: Seq
     sliding = rules.consolidation == SLIDE
     emptied: list[int] = []  # the cells emptied since the last consolidation: the gaps
     for played, move in enumerate(moves):
+        if not (isinstance(move, (tuple, list)) and all(isinstance(v, int) for v in move)):
+            return False, played  # no coded move
         if len(move) == 4:  # a pair
             a, x, b, y = move
             if not (0 <= a < on_grid and 0 <= b < on_grid and cards[a] == x and cards[b] == y and b in near[a]):
@@ -393,6 +395,8 @@ def _check_rules(rules: MonteCarloRules) -> None:
         raise RulesError(f"the referee does not know the consolidation {rules.consolidation!r}")
     if not (1 <= rules.rows <= len(ROW_LETTERS) and 1 <= rules.cols <= 9):
         raise RulesError(f"a {rules.rows}x{rules.cols} grid cannot be named cell by cell")
+    if not (isinstance(rules.decks, int) and 1 <= rules.decks and rules.rows * rules.cols <= 52 * rules.decks):
+        raise RulesError(f"{rules.decks!r} packs cannot fill a {rules.rows}x{rules.cols} grid")
 
 
 def _check_deal(rules: MonteCarloRules, deal: Sequence[Card]) -> None:
