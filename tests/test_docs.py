@@ -38,9 +38,24 @@ def wedlock_lines() -> list[str]:
     return lines
 
 
+HISTORY = re.compile(r"\bsessions?\b|\b[0-9a-f]{7,40}\b(?<!\d{7})", re.I)  # how the work was done: git's, not the product's
+WRITTEN = sorted([*ROOT.glob("docs/*.md"), ROOT / "data" / "README.md", ROOT / "CHANGELOG.md", *ROOT.glob("contrib/*/README.md")])
+
+
 def test_the_readme_is_for_users_and_short() -> None:
     assert len(README.splitlines()) <= 250
-    assert not re.search(r"\bsessions?\b|\b[0-9a-f]{7,40}\b(?<!\d{7})", README, re.I)
+    assert not HISTORY.search(README)
+
+
+@pytest.mark.parametrize("path", WRITTEN, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_documents_speak_of_the_product_and_hold_no_runaway_text(path: Path) -> None:
+    """No session or commit hash; no paragraph written over and over (a bad edit once
+    wrote one of docs/PYSOLFC.md's paragraphs between every two of its characters)."""
+    text = path.read_text(encoding="utf-8")
+    assert not HISTORY.search(text)
+    paragraphs = [p for p in text.split("\n\n") if len(p) > 200]
+    assert len(paragraphs) == len(set(paragraphs))
+    assert len(text) < 200_000
 
 
 @pytest.mark.parametrize("line", wedlock_lines())
