@@ -26,8 +26,11 @@ class GameNumber:
     microsoft: bool
 
     @classmethod
-    def parse(cls, text: str | int) -> GameNumber:
-        """Read `123`, `#1,234`, `99L` or `ms5000000000` the way PySolFC does."""
+    def parse(cls, text: str | int | GameNumber) -> GameNumber:
+        """Read `123`, `#1,234`, `99L` or `ms5000000000` the way PySolFC does (a number
+        already read is itself)."""
+        if isinstance(text, GameNumber):
+            return text
         raw = str(text).strip()
         if raw.isdigit() and raw.isascii() and len(raw) <= 4000 and raw.strip("0"):  # the common case, quickly
             seed = int(raw)

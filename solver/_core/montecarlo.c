@@ -849,20 +849,29 @@ space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total,
  * codes at cells a and b, then () when the phase leaves a card to consolidate. `codes` are
  * the card codes of the start state in its order; a step names cells of the state it
  * leaves, each pair of cells below that state's length (else ValueError). */
+/* Append a new reference to `list`, giving it up either way: 0, or -1 with an error set
+ * (`item` NULL when making it failed). */
+static int append_new(PyObject *list, PyObject *item) {
+    if (!item) return -1;
+    int rc = PyList_Append(list, item);
+    Py_DECREF(item);
+    return rc;
+}
+
 PyObject *slide_codes(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer start;
     int size;
     PyObject *steps;
     if (!PyArg_ParseTuple(args, "y*iO", &start, &size, &steps)) return NULL;
-    int left[MC_MAX_CARDS], len = (int)start.len;
-    if (start.len > MC_MAX_CARDS || size < 1) {
-        PyBuffer_Release(&start);
+    uint8_t left[MC_MAX_CARDS]; /* the codes of the cards still in play, in a state's order */
+    Py_ssize_t copied = core_copy(&start, left, sizeof left);
+    PyBuffer_Release(&start);
+    if (copied < 0 || size < 1) {
         PyErr_SetString(PyExc_ValueError, "at most 104 cards, on a grid of one cell or more");
         return NULL;
     }
-    for (int i = 0; i < len; i++) left[i] = ((const uint8_t *)start.buf)[i];
-    PyBuffer_Release(&start);
+    int len = (int)copied;
     PyObject *line = PySequence_Fast(steps, "steps is a sequence"), *out = PyList_New(0);
     if (!line || !out) goto fail;
     for (Py_ssize_t s = 0; s < PySequence_Fast_GET_SIZE(line); s++) {
@@ -875,17 +884,13 @@ PyObject *slide_codes(PyObject *self, PyObject *args) {
             if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto bad;
             /* ints only: converting anything else may run Python code, which could free
                the steps borrowed here */
-            PyObject *first = PyTuple_GET_ITEM(pair, 0), *second = PyTuple_GET_ITEM(pair, 1);
-            if (!PyLong_Check(first) || !PyLong_Check(second)) goto bad;
+            PyObject *cell_a = PyTuple_GET_ITEM(pair, 0), *cell_b = PyTuple_GET_ITEM(pair, 1);
+            if (!PyLong_Check(cell_a) || !PyLong_Check(cell_b)) goto bad;
             int overflow_a, overflow_b;
-            long a = PyLong_AsLongAndOverflow(first, &overflow_a), b = PyLong_AsLongAndOverflow(second, &overflow_b);
+            long a = PyLong_AsLongAndOverflow(cell_a, &overflow_a), b = PyLong_AsLongAndOverflow(cell_b, &overflow_b);
             if (overflow_a || overflow_b || a < 0 || b < 0 || a >= len || b >= len) goto bad;
             PyObject *move = a == b ? Py_BuildValue("(ii)", (int)a, left[a]) : Py_BuildValue("(iiii)", (int)a, left[a], (int)b, left[b]);
-            if (!move || PyList_Append(out, move) < 0) {
-                Py_XDECREF(move);
-                goto fail;
-            }
-            Py_DECREF(move);
+            if (append_new(out, move) < 0) goto fail;
             gone[a] = gone[b] = 1;
         }
         int kept = 0, first = -1, emptied = 0;
@@ -900,14 +905,7 @@ PyObject *slide_codes(PyObject *self, PyObject *args) {
         len = kept;
         /* Once the stock is empty, a phase that emptied only the last cards of the grid
            leaves no card after a gap, and nothing to consolidate. */
-        if (len && (stock_left || first != on_grid - emptied)) {
-            PyObject *consolidate = PyTuple_New(0);
-            if (!consolidate || PyList_Append(out, consolidate) < 0) {
-                Py_XDECREF(consolidate);
-                goto fail;
-            }
-            Py_DECREF(consolidate);
-        }
+        if (len && (stock_left || first != on_grid - emptied) && append_new(out, PyTuple_New(0)) < 0) goto fail;
     }
     Py_DECREF(line);
     return out;

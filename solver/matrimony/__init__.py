@@ -34,7 +34,7 @@ class Matrimony:
         return 2
 
     def numbered_deal(self, rules: MatrimonyRules, number: str | GameNumber) -> list[Card]:
-        return numbered_deal(number if isinstance(number, GameNumber) else GameNumber.parse(number))
+        return numbered_deal(GameNumber.parse(number))
 
     def check_deal(self, rules: MatrimonyRules, cards: Sequence[Card]) -> list[Card]:
         """The deal with its first J♦ and Q♦ moved to the top (a no-op on `deal --json` output)."""

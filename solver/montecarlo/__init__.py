@@ -34,7 +34,7 @@ class MonteCarlo:
         return rules.decks
 
     def numbered_deal(self, rules: MonteCarloRules, number: str | GameNumber) -> list[Card]:
-        return numbered_deal(number if isinstance(number, GameNumber) else GameNumber.parse(number), rules.decks)
+        return numbered_deal(GameNumber.parse(number), rules.decks)
 
     def check_deal(self, rules: MonteCarloRules, cards: Sequence[Card]) -> list[Card]:
         if len(cards) != rules.cards:
