@@ -25,6 +25,7 @@ from .common import (
     answering,
     check_writable,
     choose_start,
+    deadline_after,
     header,
     input_errors,
     interruptible,
@@ -105,7 +106,8 @@ def analyze_command(
         raise BadInput("--graphml, --dot and --png need a file each")
     for path in exports:
         check_writable(path)
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    reading = deadline_after(time_limit)  # reading the start counts too
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save, reading)
     if max_states is None:
         # An export finds every edge's moves again in Python: millions of states would take
         # hours, so unless asked for more it gets the graph pure Python would build.

@@ -5,6 +5,7 @@ a refused output into exit 5 and Ctrl-C into exit 130."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import math
 import os
@@ -12,13 +13,14 @@ import re
 import secrets
 import shlex
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import click
 
-from wedlock.errors import WedlockError
+from wedlock.errors import OutOfTime, WedlockError
 from wedlock.games import RuleSetNotGame, catalogue, game_named
 from wedlock.input_files import UNREADABLE, read_stream, read_text, read_text_from, why_unreadable
 from wedlock.movefile import named_in
@@ -33,6 +35,7 @@ from wedlock.words import counted
 from . import stopping
 
 BAD_INPUT = 2
+UNKNOWN_STATUS = 3  # as a verdict of unknown exits
 CANNOT_WRITE = 5  # an output the system refused: never a verdict's status
 SOLVE_SECONDS = 120  # the default --time-limit of solve and analyze: an answer within minutes
 COUNT = click.IntRange(min=1, max=MOST)  # a count a limit gives: what the search can count to
@@ -103,17 +106,38 @@ def _without_rules(args: list[str]) -> list[str]:
     return out
 
 
+class OutOfTimeReading(click.ClickException):
+    """The time limit ran out while the input was read: one line, and exit 3 (unknown)."""
+
+    exit_code = UNKNOWN_STATUS
+    heading = ""  # an answer (unknown), not an error: no "Error: " before it
+
+
 def input_errors(command: Callable) -> Callable:
-    """Turn the library's named input errors into a one-line message and exit 2."""
+    """Turn the library's named input errors into a one-line message and exit 2 (3 when a
+    time limit ran out while the input was read)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except OutOfTime as err:
+            raise OutOfTimeReading(f"unknown: {err}") from None
         except WedlockError as err:
             raise BadInput(str(err)) from None
 
     return wrapper
+
+
+def deadline_after(seconds: float | None) -> float | None:
+    """When a time limit that starts now runs out (`time.monotonic()`'s clock): a command's
+    limit covers reading its input too."""
+    return None if seconds is None else time.monotonic() + seconds
+
+
+def time_left(deadline: float | None) -> float | None:
+    """The seconds left before a deadline (0 once it has passed)."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 ANSWERING = "wedlock.answering"  # in a command's context: its answer is going out
@@ -170,6 +194,18 @@ class FilePath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.strip():
             self.fail("a file name cannot be empty", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FolderPath(click.Path):
+    """A folder's path, which must not be empty (an empty one would be the current folder)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(path_type=Path, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("a folder's name cannot be empty", param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -315,12 +351,13 @@ def choose_start(
     after_file: str | None = None,
     position_file: str | None = None,
     pysolfc_save: str | None = None,
+    deadline: float | None = None,
 ) -> tuple[Deal | Position, str]:
     """The deal named on the command line, or the position of a game under way: a typed
-    position or a game PySolFC saved, then the moves of --after; and how the output names
-    it."""
+    position or a game PySolFC saved (read by `deadline`), then the moves of --after; and
+    how the output names it."""
     if pysolfc_save is not None:
-        return saved_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+        return saved_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save, deadline)
     if game_name is None:
         raise click.UsageError("Missing argument 'GAME' (or give --pysolfc-save FILE, a game PySolFC saved).")
     typed = None
@@ -351,9 +388,10 @@ def saved_start(
     after_file: str | None,
     position_file: str | None,
     pysolfc_save: str,
+    deadline: float | None = None,
 ) -> tuple[Position, str]:
     """The position of a game PySolFC saved (GAME, N and --rules, when given, must agree
-    with it), then the moves of --after."""
+    with it), read by `deadline`, then the moves of --after."""
     for given, option in ((deal_file, "--deal-file"), (position_file, "--position")):
         if given is not None:
             raise BadInput(f"give --pysolfc-save or {option}, not both: each says where the game starts")
@@ -365,7 +403,7 @@ def saved_start(
             source = read_stream(stdin_bytes())
         except UNREADABLE as err:
             raise BadInput(f"cannot read stdin: {why_unreadable(err)}") from None
-    start = position(game_name, number, rules_name, pysolfc_save=source)
+    start = position(game_name, number, rules_name, pysolfc_save=source, time_limit=time_left(deadline))
     if start.typed:  # a save wedlock wrote of a game under way: its history starts there
         label = f"{start.deal.label}, the position saved in {shown_name(pysolfc_save)}"
         if start.moves:
@@ -385,7 +423,10 @@ def start_game(start: Deal | Position) -> Any:
 
 
 def check_writable(path: str) -> None:
-    """Before any work: a file the command is to write needs an existing folder."""
+    """Before any work: a file the command is to write needs an existing folder, and a
+    path that leads somewhere (not a loop of symbolic links)."""
+    if _link_loop(path):
+        raise BadInput(f"cannot write {printable(path)}: its symbolic links go round in a loop")
     target = Path(path)
     if target.is_dir():
         raise BadInput(f"cannot write {printable(path)}: it is a folder")
@@ -408,6 +449,8 @@ def write_file(path: str, write: Callable[[str], Any]) -> None:
     a pipe) is written as it is."""
     target = os.path.realpath(path)  # through a link: the link stays, its file is replaced
     temporary = None
+    if _link_loop(path):  # realpath gives such a path back as it is: the link would be replaced
+        raise CannotWrite(f"cannot write {printable(path)}: its symbolic links go round in a loop")
     try:
         if os.path.exists(target) and not os.path.isfile(target):
             write(target)
@@ -427,6 +470,17 @@ def write_file(path: str, write: Callable[[str], Any]) -> None:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.remove(temporary)
+
+
+def _link_loop(path: str) -> bool:
+    """Whether the symbolic links of a path go round in a loop."""
+    try:
+        os.path.realpath(path, strict=True)
+    except FileNotFoundError:  # a new file, or a link to one
+        return False
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def _new_file_beside(target: str) -> str:

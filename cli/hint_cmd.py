@@ -17,6 +17,7 @@ from .common import (
     Command,
     answering,
     choose_start,
+    deadline_after,
     header,
     input_errors,
     interruptible,
@@ -26,6 +27,7 @@ from .common import (
     shows_progress,
     start_game,
     start_options,
+    time_left,
 )
 from .progress import SearchBar
 from .solve_cmd import longer
@@ -62,10 +64,11 @@ def hint_command(
 
     Example: wedlock hint monte-carlo 12345 --after first-ten-moves.txt
     """
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    deadline = deadline_after(time_limit)  # reading the start counts too
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save, deadline)
     game = start_game(start)
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
-        found = hint(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
+        found = hint(game, start, time_limit=time_left(deadline), node_limit=node_limit, max_states=max_states, progress=bar)
     answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))

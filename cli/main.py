@@ -151,7 +151,8 @@ class OneLineErrors(click.Group):
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see '{err.ctx.command_path} --help')"
-            stopping.tell(printable(_one_line(f"Error: {err.format_message()}")) + hint)
+            heading = getattr(err, "heading", "Error: ")
+            stopping.tell(printable(_one_line(f"{heading}{err.format_message()}")) + hint)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)

@@ -16,6 +16,7 @@ from .common import (
     Command,
     answering,
     choose_start,
+    deadline_after,
     header,
     input_errors,
     interruptible,
@@ -23,6 +24,7 @@ from .common import (
     no_peek_options,
     start_game,
     start_options,
+    time_left,
     time_limit_option,
 )
 
@@ -64,9 +66,10 @@ def play_command(
 
     Example: wedlock play monte-carlo 12345 --player no-peek
     """
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    deadline = deadline_after(time_limit)  # reading the start counts too
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save, deadline)
     game = start_game(start)
-    found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_limit)
+    found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_left(deadline))
     answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))

@@ -11,7 +11,7 @@ import click
 from wedlock.pysolfc.install import PLUGIN_FILE, default_folder, is_wedlocks, plugin_text
 from wedlock.shown import printable
 
-from .common import BadInput, interruptible, write_file
+from .common import BadInput, FolderPath, interruptible, write_file
 from .pysolfc_seeds_cmd import seeds_command
 
 DIR_HELP = "PySolFC's plugins folder (default: ~/.PySolFC/plugins; on Windows %APPDATA%\\PySolFC\\plugins)."
@@ -23,7 +23,7 @@ def pysolfc_group() -> None:
 
 
 @pysolfc_group.command("install")
-@click.option("--dir", "folder", type=click.Path(path_type=Path), help=DIR_HELP)
+@click.option("--dir", "folder", type=FolderPath(), help=DIR_HELP)
 @interruptible
 def install_command(folder: Path | None) -> None:
     """Put wedlock's plugin in PySolFC's plugins folder; PySolFC loads it as it next starts.
@@ -47,7 +47,7 @@ def install_command(folder: Path | None) -> None:
 
 
 @pysolfc_group.command("uninstall")
-@click.option("--dir", "folder", type=click.Path(path_type=Path), help=DIR_HELP)
+@click.option("--dir", "folder", type=FolderPath(), help=DIR_HELP)
 @interruptible
 def uninstall_command(folder: Path | None) -> None:
     """Take wedlock's plugin out of PySolFC's plugins folder.

@@ -21,6 +21,7 @@ from .common import (
     answering,
     check_writable,
     choose_start,
+    deadline_after,
     header,
     input_errors,
     interruptible,
@@ -30,6 +31,7 @@ from .common import (
     shows_progress,
     start_game,
     start_options,
+    time_left,
     write_file,
     write_page,
 )
@@ -84,14 +86,15 @@ def solve_command(
     for path in (html_file, pysolfc_out):
         if path:
             check_writable(path)
-    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save)
+    deadline = deadline_after(time_limit)  # reading the start counts too
+    start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save, deadline)
     if pysolfc_out:
         from wedlock.pysolfc.writer import save_bytes, writable_in_pysolfc  # only for a save to write
 
         writable_in_pysolfc(start)  # before the search: PySolFC has the game, the deal a number
     game = start_game(start)
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
-        result = solve(game, start, time_limit=time_limit, node_limit=node_limit, max_states=max_states, progress=bar)
+        result = solve(game, start, time_limit=time_left(deadline), node_limit=node_limit, max_states=max_states, progress=bar)
     unwritten = None
     # The files first: a reader of the text that goes away early (| head) loses nothing.
     if html_file:

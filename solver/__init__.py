@@ -18,7 +18,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 # Each name of the API and the module that holds it. They are imported when first used,
 # so that `import wedlock` is quick: the command line's own start (and a Ctrl-C during it)

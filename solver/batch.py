@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
@@ -109,16 +110,38 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _worker_start() -> None:
+def _worker_start(batch: int) -> None:
     """A pool worker leaves Ctrl-C to the batch, which ends the pool itself: a worker that
     took it too would die printing its own traceback. A signal the batch's own process
     handles in Python (the command line's SIGTERM and SIGHUP), a worker takes as the system
-    does, dying at once, so that the batch's ending of the pool is never held up."""
+    does, dying at once, so that the batch's ending of the pool is never held up. And a
+    worker dies with the batch (process `batch`), even one killed at once (SIGKILL), which
+    ends nothing itself: on Linux the kernel kills it then (`_die_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
         if signum is not None and callable(signal.getsignal(signum)):
             signal.signal(signum, signal.SIG_DFL)
+    _die_with_parent(batch)
+
+
+PR_SET_PDEATHSIG = 1  # prctl's option: the signal a process gets when its parent dies (Linux)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent dies, and die now if it already has
+    (the worker was then handed to another parent before it could ask). Elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes  # Linux only
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 TASK_SECONDS = 0.5  # what a worker's task should take: results flow, round trips stay cheap
@@ -139,7 +162,7 @@ def run_local(job: Job, numbers: Sequence[str], jobs: int) -> Generator[dict[str
     import multiprocessing  # for a pool only
 
     context = multiprocessing.get_context("spawn" if multiprocessing.get_start_method() != "fork" else "fork")
-    pool = context.Pool(jobs, initializer=_worker_start)
+    pool = context.Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
     done: queue.SimpleQueue = queue.SimpleQueue()
     most = chunk_size(len(numbers), jobs)
     todo = iter(numbers)

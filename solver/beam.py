@@ -21,9 +21,11 @@ by its own score only between equal ends: a look far ahead that a score of the s
 alone cannot give. A playout that ends in a win ends the search with that line. A
 playout passes through the states it reaches, so its end is remembered for each of them.
 
-The states a beam keeps in memory are one layer's children and those remembered playout
-ends; together they stay within the limits' `max_states`, the ends by being forgotten when
-they pass half of it, the layer by ending the search (`unknown`).
+A beam keeps no table of the states it has seen, so it counts every state it generates as
+one (its outcome's `states` are its `nodes`), and the limits' `max_states` bounds that
+count as it does a search's: the beam ends (`unknown`) when it reaches it. What it holds at
+once (one layer's children and the remembered playout ends) is less still: the ends are
+forgotten when they pass half of it.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def beam_search(
         if k in ends:
             return ends[k], None
         path, line = [k], []
-        while True:
+        while state_cap is None or nodes < state_cap:  # at the state limit, the playout ends here
             step_child = next(iter(playout(state)), None)
             if step_child is None:
                 break
@@ -127,8 +129,8 @@ def beam_search(
                             return outcome(WON, [*steps, step, *line])
                         rank = (end, rank[1])
                     ranked[k] = (rank, child, (*steps, step))
-                    if state_cap is not None and len(ranked) + len(ends) > state_cap:
-                        return outcome(UNKNOWN, reason=limit_reached("max_states", limits), limit="max_states")
+                if state_cap is not None and nodes >= state_cap:
+                    return outcome(UNKNOWN, reason=limit_reached("max_states", limits), limit="max_states")
                 if node_cap is not None and nodes >= node_cap:
                     return outcome(UNKNOWN, reason=limit_reached("node_limit", limits), limit="node_limit")
                 if deadline is not None and nodes >= next_check:

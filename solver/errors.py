@@ -53,3 +53,8 @@ class ArgumentError(WedlockError):
 class SavedGameError(WedlockError):
     """A PySolFC saved game wedlock cannot read (another game or version, a damaged or
     crafted file) or cannot write (a game PySolFC does not have, a deal that is not won)."""
+
+
+class OutOfTime(WedlockError):
+    """A time limit ran out while an input was still being read (a command answers
+    unknown, not bad input)."""

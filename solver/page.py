@@ -13,10 +13,16 @@ import json
 from importlib import resources
 from typing import Any
 
+from .errors import InputTooLarge
 from .frames import frames
 from .lines import Line
 from .pipeline import Deal, Position, Solution
 from .words import counted
+
+# The most moves a page plays back: it holds every position, about 1.3 kB a move of
+# Matrimony, so 2,000 moves make a page of under 3 MB. The longest win wedlock finds is
+# under 200 moves.
+MOST_MOVES = 2_000
 
 
 def _asset(name: str) -> str:
@@ -26,6 +32,8 @@ def _asset(name: str) -> str:
 def page(start: Deal | Position, moves: Line, summary: str, label: str | None = None) -> str:
     """The page playing `moves` back from `start` (a deal's opening or a position),
     headed by the game and `summary` (the verdict and the move count)."""
+    if len(moves) > MOST_MOVES:
+        raise InputTooLarge(f"a page plays back at most {MOST_MOVES:,} moves, and this line has {len(moves):,}")
     chosen = start.deal if isinstance(start, Position) else start
     game, rules = chosen.game, chosen.rules
     shown = frames(start, moves.raw())

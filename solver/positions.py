@@ -6,6 +6,7 @@ where they take a deal.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from .games import rules_of
 from .input_files import UNREADABLE, bounded, read_text, why_unreadable
 from .lines import Line
 from .pipeline import DealSource, Position, deal, game_of, illegal, read_moves
+from .search import Limits
 from .shown import printable
 
 
@@ -26,6 +28,7 @@ def position(
     after: Any = None,
     text: str | Path | None = None,
     pysolfc_save: str | Path | bytes | None = None,
+    time_limit: float | None = None,
 ) -> Position:
     """The position of a game under way: the deal's opening, or the position `text` gives
     (as a player types it from the screen: `Position.text()` writes that form), or the
@@ -33,7 +36,8 @@ def position(
     moves; `game`, `source` and `rules` may be left out, and must agree with it when
     given), then the moves `after` (in any form `verify` takes). An illegal move is an
     IllegalMoveError that names it; a position that cannot arise from the deal is a
-    PositionError; a save that cannot be read a SavedGameError.
+    PositionError; a save that cannot be read a SavedGameError, and one still being read
+    after `time_limit` seconds OutOfTime.
 
     >>> p = position("monte-carlo", 12345, after=["A1 QC + B1 QH", "consolidate"])
     >>> p.label
@@ -44,7 +48,9 @@ def position(
     True
     """
     if pysolfc_save is not None:
-        start = _saved(game, source, rules, text, pysolfc_save)
+        seconds = Limits(time_limit=time_limit).time_limit  # a LimitError for what is no number of seconds
+        deadline = None if seconds is None else time.monotonic() + seconds
+        start = _saved(game, source, rules, text, pysolfc_save, deadline)
     elif game is None or source is None:
         raise PositionError("a position needs its game and its deal (a game number, its cards, a Deal or a Position), or a saved game")
     elif isinstance(source, Position):
@@ -65,7 +71,7 @@ def position(
     return played(start, read_moves(start.deal, after, len(start.moves)))
 
 
-def _saved(game: str | Game | None, source: Any, rules: str | None, text: Any, path: Any) -> Position:
+def _saved(game: str | Game | None, source: Any, rules: str | None, text: Any, path: Any, deadline: float | None) -> Position:
     """The position of a game PySolFC saved, which the game, deal and rules, when given,
     must name."""
     if text is not None:
@@ -74,7 +80,7 @@ def _saved(game: str | Game | None, source: Any, rules: str | None, text: Any, p
         raise PositionError("a position is given once: as a saved game or as a Position")
     from .pysolfc.saved_positions import saved_position  # PySolFC's formats, only for a saved game
 
-    start = saved_position(path)
+    start = saved_position(path, deadline)
     chosen = start.deal
     if game is not None and game_of(game) is not chosen.game:
         raise SavedGameError(f"the saved game is of {chosen.title}, not of {printable(str(game_of(game).name))}")

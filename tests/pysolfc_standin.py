@@ -73,9 +73,9 @@ class StatusBar:
     def __init__(self) -> None:
         self._si_texts: list[str] = []
 
-    def configLabel(self, name: str, **kw: Any) -> None:  # noqa: N802
-        assert name == "info"
-        self._si_texts.append(kw["text"])
+    def updateText(self, **kw: Any) -> None:  # noqa: N802
+        assert set(kw) == {"info"}
+        self._si_texts.append(kw["info"])
 
 
 class Menu:

@@ -183,7 +183,7 @@ def test_bad_line_in_the_middle_is_reported_with_its_number(tmp_path: Path) -> N
 
 def test_batch_killed_mid_run_resumes_to_exactly_one_line_each(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    command = [sys.executable, "-m", "wedlock", "batch", "monte-carlo", "1-400", "--out", str(out), "--jobs", "2", "--quiet"]
+    command = [sys.executable, "-m", "wedlock", "batch", "monte-carlo", "1-40000", "--out", str(out), "--jobs", "2", "--quiet"]
     proc = subprocess.Popen(command, start_new_session=True, cwd=Path(__file__).parent.parent)
     deadline = time.time() + 60
     while time.time() < deadline and (not out.exists() or len(out.read_bytes().splitlines()) < 20):
@@ -191,11 +191,11 @@ def test_batch_killed_mid_run_resumes_to_exactly_one_line_each(tmp_path: Path) -
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     written = len(out.read_bytes().splitlines())
-    assert 20 <= written < 400, written  # it really was killed mid-run
-    resumed = run("batch", "monte-carlo", "1-400", "--out", str(out), "--resume", "--quiet", "--jobs", "2")
+    assert 20 <= written < 40_000, written  # it really was killed mid-run
+    resumed = run("batch", "monte-carlo", "1-40000", "--out", str(out), "--resume", "--quiet", "--jobs", "2")
     assert resumed.exit_code == 0, resumed.output
     numbers = [int(r["game_number"]) for r in lines_of(out)]
-    assert sorted(numbers) == list(range(1, 401))
+    assert sorted(numbers) == list(range(1, 40_001))
 
 
 def test_stats_counts_and_interval(tmp_path: Path) -> None:
@@ -502,3 +502,48 @@ def test_a_scheduler_lost_mid_batch_keeps_what_was_written(tmp_path: Path, monke
     assert result.stderr.strip() == f"Error: lost the connection to the Dask scheduler; {len(written)} results written; --resume continues."
     assert run("batch", "monte-carlo", "1-8", "--out", str(out), "--quiet", "--resume").exit_code == 0
     assert sorted(int(r["game_number"]) for r in lines_of(out)) == list(range(1, 9))
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (read from Linux's /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether a process is still there and not a zombie."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_workers_die_with_a_batch_killed_at_once(tmp_path: Path) -> None:
+    # Games 107 and 319 each take minutes: the workers are in the middle of a deal.
+    command = [sys.executable, "-m", "wedlock", "batch", "matrimony", "107,319", "--out", str(tmp_path / "r.jsonl"), "--jobs", "2", "--quiet"]
+    proc = subprocess.Popen(command, start_new_session=True, cwd=Path(__file__).parent.parent)
+    deadline = time.time() + 30
+    workers: set[int] = set()
+    while time.time() < deadline and len(workers) < 2:
+        time.sleep(0.1)
+        workers = children_of(proc.pid)
+    assert len(workers) >= 2
+    time.sleep(1.0)  # each worker is in its deal's search by now
+    os.kill(proc.pid, signal.SIGKILL)  # the batch alone: nothing of it runs to end the pool
+    proc.wait()
+    deadline = time.time() + 1.0
+    while time.time() < deadline and any(alive(w) for w in workers):
+        time.sleep(0.05)
+    left = [w for w in workers if alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not left

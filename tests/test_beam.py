@@ -87,23 +87,25 @@ def test_the_exact_search_names_the_limit_that_stopped_it() -> None:
         assert (out.verdict, out.limit) == (UNKNOWN, name)
 
 
-def test_a_layer_past_max_states_stops_a_beam() -> None:
-    # Layer d of the ladder has 2d + 1 distinct states; a beam 100 wide keeps all of layer
-    # 49 (99 states), so layer 50 has 101.
+def test_max_states_bounds_every_state_a_beam_generates() -> None:
+    # A beam keeps no table: each state it generates counts as one, as the portfolio adds them up.
     space = Ladder(depth=50, goal=-1)
-    out = beam_search(space, rungs, width=100, limits=Limits(max_states=100))
-    assert out.verdict == UNKNOWN and out.reason == "state limit 100 reached" and out.limit == "max_states"
-    out = beam_search(space, rungs, width=100, limits=Limits(max_states=101))
-    assert out.verdict == UNKNOWN and out.reason == "a beam 100 wide found no win" and out.limit is None
+    free = beam_search(space, rungs, width=100)
+    assert free.reason == "a beam 100 wide found no win" and free.states == free.nodes
+    for cap in (1, 100, free.nodes - 1):
+        out = beam_search(space, rungs, width=100, limits=Limits(max_states=cap))
+        assert (out.verdict, out.reason, out.limit) == (UNKNOWN, f"state limit {cap:,} reached", "max_states")
+        assert out.states == out.nodes == cap
+    assert beam_search(space, rungs, width=100, limits=Limits(max_states=free.nodes + 1)).reason == free.reason
 
 
-def test_playout_ends_are_forgotten_within_max_states() -> None:
-    # One playout here passes 29 states, past what max_states=20 leaves once a layer is in:
-    # the remembered ends must be forgotten in time, not stop the beam.
+def test_a_playout_stops_at_the_state_limit() -> None:
+    # One playout here passes 29 states: at max_states=20 it ends there, and the beam with it.
     space = Ladder(depth=30, goal=-1)
     free = beam_search(space, rungs, width=2, playout=climbing_first(space, 1))
+    assert free.reason == "a beam 2 wide found no win" and free.nodes > 40
     capped = beam_search(space, rungs, width=2, limits=Limits(max_states=20), playout=climbing_first(space, 1))
-    assert capped.reason == free.reason == "a beam 2 wide found no win"
+    assert (capped.limit, capped.states, capped.nodes) == ("max_states", 20, 20)
 
 
 def test_a_zero_width_is_refused() -> None:

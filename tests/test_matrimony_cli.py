@@ -16,7 +16,9 @@ import pytest
 
 from tests.test_cli import assert_bad_input, run
 from wedlock.game import EXACT_LABEL
-from wedlock.matrimony.quick_stages import QUICK_STAGES
+from wedlock.matrimony import quick_stages
+from wedlock.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace
+from wedlock.matrimony.quick_stages import QUICK_STAGES, Stage
 
 GAME_1 = (
     "JD QD 3D 5H JC KH 5S 5H KC KC 8D AS 8C 6C 6H TC 8D 4C JS QC 4H KD 2H TD 8S AC 7C 2H AD 9H "
@@ -185,13 +187,20 @@ def test_pysol_time_limit_gives_unknown() -> None:
     assert (data["verdict"], data["reason"]) == ("unknown", "time limit 0.2s reached")  # the caller's limit
 
 
-def test_solve_progress_counts_the_quick_stages_then_the_exact_search() -> None:
+def test_solve_progress_counts_the_quick_stages_then_the_exact_search(monkeypatch: pytest.MonkeyPatch) -> None:
     result = run("solve", "matrimony", "8", "--rules", "pysol", "--node-limit", "50", "--progress")
     assert result.exit_code == 3
     total = len(QUICK_STAGES) + 1
     assert f"matrimony game 8, search 1 of {total}: {QUICK_STAGES[0].label}" in result.stderr
-    assert f"matrimony game 8, search {total} of {total}: {EXACT_LABEL}" in result.stderr
+    assert EXACT_LABEL not in result.stderr  # the node limit the stages share ran out in the first
     assert result.stdout.splitlines()[1].startswith("# unknown: node limit 50 reached")
+    stages = (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8))  # each ends on its own
+    monkeypatch.setattr(quick_stages, "QUICK_STAGES", stages)
+    result = run("solve", "matrimony", "94", "--rules", "pysol", "--node-limit", "20000", "--progress")
+    assert result.exit_code == 3
+    for n, label in enumerate([stage.label for stage in stages] + [EXACT_LABEL], 1):
+        assert f"matrimony game 94, search {n} of 3: {label}" in result.stderr
+    assert result.stdout.splitlines()[1].startswith("# unknown: node limit 20,000 reached")
 
 
 def test_batch_records_name_the_search_that_won_and_why_a_deal_is_unknown(tmp_path: Path) -> None:

@@ -426,20 +426,26 @@ def test_each_quick_stage_runs_its_beam_with_its_seed_deferred_test_and_playouts
     assert phases[:3] == (4, 0, True) and phases[3].__func__ in (PysolPhaseSpace.greedy_phase, NativePhaseSpace.greedy_phase)
 
 
-def test_a_stage_past_max_states_leaves_the_next_its_turn_and_a_time_limit_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("limit", ["max_states", "time_limit", "node_limit"])
+def test_a_stage_that_uses_up_a_shared_limit_ends_the_stages_and_the_exact_search_does_not_run(monkeypatch: pytest.MonkeyPatch, limit: str) -> None:
     widths = []
 
     def stopped(space, score, width, limits, seed=0, deferred=None, playout=None):
         widths.append(width)
-        if width == 8:
-            return Outcome(UNKNOWN, [], 0, 0, 0.0, f"state limit {limits.max_states} reached", "max_states")
-        return Outcome(UNKNOWN, [], 0, 0, 0.0, "time limit 5s reached", "time_limit")
+        if width == 16:
+            return Outcome(UNKNOWN, [], 400, 400, 0.0, "a limit", limit)
+        return Outcome(UNKNOWN, [], 300, 300, 0.0, f"a beam {width} wide found no win")
 
     monkeypatch.setattr(quick_stages, "beam_search", stopped)
     stages = tuple(Stage("beam", PysolHoldSpace, width) for width in (8, 16, 32))
     monkeypatch.setattr(quick_stages, "QUICK_STAGES", stages)
-    assert quick_stages.quick_win(Table(PYSOL, deal_of(94)), Budget(Limits(max_states=1_000))) is None
-    assert widths == [8, 16]
+    limits = Limits(max_states=1_000, node_limit=1_000, time_limit=60)
+    budget = Budget(limits)
+    assert quick_stages.quick_win(Table(PYSOL, deal_of(94)), budget) is None
+    assert widths == [8, 16] and budget.stopped is not None and budget.left().max_states == 300
+    answer = GAME.solve(PYSOL, deal_of(94), limits)
+    assert (answer.verdict, answer.limit, answer.states) == (UNKNOWN, limit, 700)
+    assert answer.reason == {"max_states": "state limit 1,000 reached", "node_limit": "node limit 1,000 reached", "time_limit": "time limit 60s reached"}[limit]
 
 
 @pytest.mark.parametrize("node_limit, beam_runs", [(None, True), (11, True), (10, False), (5, False)])
@@ -473,7 +479,7 @@ def test_progress_names_each_search_as_it_starts(monkeypatch: pytest.MonkeyPatch
     # Stages that find nothing: each in turn, then the exact search.
     stages = (Stage("dfs", PysolGreedySpace, 10), Stage("beam", PysolHoldSpace, 8))
     monkeypatch.setattr(quick_stages, "QUICK_STAGES", stages)
-    calls, solution = told("pysol", 94, Limits(node_limit=200))
+    calls, solution = told("pysol", 94, Limits(node_limit=20_000))
     assert calls == [(0, 3, stages[0].label), (1, 3, stages[1].label), (2, 3, EXACT_LABEL)]
     assert solution.verdict == UNKNOWN
     # Arnold's rules: the one exact search.

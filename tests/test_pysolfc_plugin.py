@@ -160,13 +160,57 @@ def test_an_unknown_answer_stands_only_for_searches_no_longer_than_its_own() -> 
     assert advisor.known(where, 120.0) is None and advisor.known(where, None) is None
 
 
-def test_a_search_that_fails_is_an_unknown_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "raised, reason",
+    [
+        (RuntimeError("out of order"), "wedlock failed: RuntimeError: out of order"),
+        (SystemExit(3), "wedlock failed: SystemExit: 3"),
+        (KeyboardInterrupt(), "wedlock failed: KeyboardInterrupt"),
+        (BaseException("x" * 500), "wedlock failed: BaseException: " + "x" * 100),
+    ],
+)
+def test_a_search_that_fails_however_it_fails_is_an_unknown_answer(monkeypatch: pytest.MonkeyPatch, raised: BaseException, reason: str) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("out of order")
+        raise raised
 
     monkeypatch.setattr(advisor, "solve", broken)
-    answer = Advisor().ask(wedlock.position("monte-carlo", 1), 1.0, None)
-    assert answer is not None and answer.verdict == "unknown" and answer.reason == "wedlock failed: out of order"
+    adviser = Advisor()
+    answer = adviser.ask(wedlock.position("monte-carlo", 1), 1.0, 10.0)  # the wait ends: the answer is there
+    assert answer is not None and answer.verdict == "unknown" and answer.failed and answer.reason == reason
+    assert not adviser._searching
+
+
+def test_a_failed_search_is_said_so_and_pysolfcs_hint_shown(hooked: type[Game], monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise SystemExit(1)
+
+    monkeypatch.setattr(advisor, "solve", broken)
+    monkeypatch.setattr(plugin, "ADVISOR", Advisor())
+    game = hooked(89, 1)
+    hint = game.showHint(0, 0.0)
+    assert hint is not None and hint[0] == 1  # the stand-in's own hint class
+    assert game.app.statusbar._si_texts[-1] == "wedlock failed: SystemExit: 1: PySolFC's own hint."
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda game: setattr(game.s.rows[0].cards[0], "rank", 13),
+        lambda game: setattr(game.s.rows[0].cards[0], "suit", "clubs"),
+        lambda game: game.s.rows[0].cards.append(None),
+        lambda game: setattr(game.s.talon, "round", "1"),
+        lambda game: setattr(game.s, "rows", None),
+        lambda game: setattr(game.s.talon, "cards", 7),
+    ],
+)
+def test_stacks_pysolfc_never_holds_are_not_read_and_pysolfc_keeps_its_own_hints(hooked: type[Game], spoil: Any) -> None:
+    game = hooked(424, 1)
+    spoil(game)
+    with pytest.raises(NotReadable):
+        position_of(game)
+    assert plugin.advised_action(game, 0) is None
+    assert game.Hint_Class(game, 0)._si_get()[0][0] == 1  # PySolFC's own hints
+    assert game.showHint(0, 0.0) is None or game.showHint(0, 0.0)[0] == 1
 
 
 # --- the Hint button --------------------------------------------------------------------------
@@ -243,6 +287,17 @@ def test_the_hint_comes_through_the_event_loop_when_the_search_takes_longer(hook
     pump(game, lambda: game.stats.hints > 0)
     assert game.stats.hints == 1  # shown and counted, as the Hint button counts its hints
     assert game.hints.list[0][0] == plugin.SCORE
+    assert game.app.statusbar._si_texts[-1] == ""  # the search's word is gone with its answer
+
+
+def test_the_status_bar_says_all_of_its_words() -> None:
+    game = Game(424, 1)
+    plugin.say(game, "wedlock: click the stock.")
+    assert game.app.statusbar._si_texts == ["wedlock: click the stock."]  # the whole text, in the field that grows to it
+    plugin.unsay(game, "another text")
+    assert game.app.statusbar._si_texts[-1] == "wedlock: click the stock."
+    plugin.unsay(game)
+    assert game.app.statusbar._si_texts[-1] == ""
 
 
 def test_a_hint_waiting_for_its_search_is_dropped_when_the_player_moves(hooked: type[Game], gate: threading.Event) -> None:
@@ -297,11 +352,13 @@ def test_a_windowed_demo_waits_for_its_search_without_moving(hooked: type[Game],
     before = [len(s.cards) for s in game.allstacks]
     assert game.playOneDemoMove(Demo()) == 0
     assert [len(s.cards) for s in game.allstacks] == before
+    assert game.app.statusbar._si_texts[-1] == plugin.SEARCHING
     gate.set()
     deadline = time.monotonic() + 30
     while [len(s.cards) for s in game.allstacks] == before and time.monotonic() < deadline:
         assert game.playOneDemoMove(Demo()) == 0
     assert [len(s.cards) for s in game.allstacks] != before
+    assert game.app.statusbar._si_texts[-1] == ""  # the search's word is gone with its answer
 
 
 # --- the Assist menu ---------------------------------------------------------------------------

@@ -74,6 +74,9 @@ class Matrimony:
         if quick is not None:
             out, space, label = quick
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label)
+        if budget.stopped is not None:  # a limit the exact search shares ran out in a quick stage
+            out = budget.stopped
+            return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
         space = PysolSpace(table, start)
         stages = len(quick_stages.QUICK_STAGES)
         tell(stages, stages + 1, EXACT_LABEL)

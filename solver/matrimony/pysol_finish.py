@@ -96,8 +96,8 @@ class HandOvers:
         raise NotImplementedError
 
     def share(self, limits: Limits, nodes: int | None = None) -> None:
-        """Let the exact searches from now on spend at most `limits` between them (nodes and
-        time; each also within `max_states`), and each at most `nodes` states (when given)."""
+        """Let the exact searches from now on spend at most `limits` between them (nodes,
+        states and time), and each at most `nodes` states (when given)."""
         if nodes is not None:
             self.nodes = nodes
         self.limits = limits
@@ -106,6 +106,9 @@ class HandOvers:
 
     def spent_nodes(self) -> int:
         return sum(out.nodes for out in self.finished)
+
+    def spent_states(self) -> int:
+        return sum(out.states for out in self.finished)
 
     def hand_over(self, state: Any) -> PysolState | None:
         """The exact search's root when `state` is a hand-over state (its position with
@@ -132,10 +135,13 @@ class HandOvers:
         nodes = self.nodes
         if self.limits.node_limit is not None:
             nodes = min(nodes, self.limits.node_limit - self.spent_nodes())
+        states = self.limits.max_states
+        if states is not None:
+            states -= self.spent_states()
         seconds = None if self.deadline is None else self.deadline - time.perf_counter()
-        if nodes < 1 or (seconds is not None and seconds <= 0):
+        if nodes < 1 or (states is not None and states < 1) or (seconds is not None and seconds <= 0):
             return None
-        out = solve(ExactFrom(self.exact, root), replace(self.limits, node_limit=nodes, time_limit=seconds))
+        out = solve(ExactFrom(self.exact, root), replace(self.limits, node_limit=nodes, time_limit=seconds, max_states=states))
         self.finished.append(out)
         return out
 
@@ -184,15 +190,16 @@ class NativeFinishSpace(HandOvers, NativePhaseSpace):
 def finishing_beam(
     space: PysolFinishSpace, width: int, limits: Limits, seed: int, playouts: bool, nodes: int | None = None
 ) -> Outcome:
-    """A phase beam over `space` whose exact searches share `limits` with it: a node limit
-    goes half to the beam and half to them, and their states count in the outcome. With
-    `nodes`, each exact search stops there (else at the space's own `nodes`)."""
-    beam_limits = limits
-    if limits.node_limit is not None:
-        beam_limits = replace(limits, node_limit=(limits.node_limit + 1) // 2)
-        space.share(replace(limits, node_limit=limits.node_limit // 2), nodes)
-    else:
-        space.share(limits, nodes)
+    """A phase beam over `space` whose exact searches share `limits` with it: a node or
+    state limit goes half to the beam and half to them, and their states count in the
+    outcome. With `nodes`, each exact search stops there (else at the space's own `nodes`)."""
+    beam_limits, theirs = limits, limits
+    for name in ("node_limit", "max_states"):
+        count = getattr(limits, name)
+        if count is not None:
+            beam_limits = replace(beam_limits, **{name: (count + 1) // 2})
+            theirs = replace(theirs, **{name: count // 2})
+    space.share(theirs, nodes)
     playout = space.greedy_phase if playouts else None
     out = beam_search(space, space.cards_down, width, beam_limits, seed, space.deferred(), playout)
     extra = space.spent_nodes()

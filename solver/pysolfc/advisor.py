@@ -9,6 +9,7 @@ next move at once, with no second search.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Advice:
     moves: tuple[Any, ...] = ()
     reason: str = ""  # when unknown: why (the limit that cut the search, or what failed)
     time_limit: float | None = None  # the search's time limit (None: none)
+    failed: bool = False  # unknown because wedlock failed, not because a limit cut it
 
     @property
     def next(self) -> Any:
@@ -85,17 +87,20 @@ class Advisor:
         return self.known(position, time_limit)
 
     def _search(self, key: Hashable, position: Position, search: _Search) -> None:
+        answer = Advice(Verdict.UNKNOWN, reason="wedlock failed", time_limit=search.time_limit, failed=True)
         try:
             solution = solve(position.deal.game, position, time_limit=search.time_limit, max_states=self.max_states)
             answer = Advice(solution.verdict, tuple(solution.moves.raw()), solution.reason, search.time_limit)
-        except Exception as err:  # noqa: BLE001 (whatever fails, the game goes on with PySolFC's own hints)
-            answer = Advice(Verdict.UNKNOWN, reason=f"wedlock failed: {err}", time_limit=search.time_limit)
-        with self._lock:
-            self._remember(key, answer)
-            if answer.verdict == Verdict.WON:
-                self._remember_line(position, answer)
-            del self._searching[key]
-        search.done.set()
+        except BaseException as err:  # noqa: BLE001 (whatever ends the search, the game goes on with PySolFC's own hints)
+            answer = Advice(Verdict.UNKNOWN, reason=f"wedlock failed: {_shown(err)}", time_limit=search.time_limit, failed=True)
+        finally:  # an answer is kept and the waiting ends, however the search ended
+            with self._lock:
+                self._remember(key, answer)
+                del self._searching[key]
+                if answer.verdict == Verdict.WON:
+                    with contextlib.suppress(Exception):  # the positions along the line are a saving only
+                        self._remember_line(position, answer)
+            search.done.set()
 
     def _remember(self, key: Hashable, answer: Advice) -> None:
         if len(self._known) >= MOST_KEPT:
@@ -109,3 +114,9 @@ class Advisor:
         for n, move in enumerate(answer.moves[:-1]):
             seen = chosen.game.after(chosen.rules, seen, move)
             self._remember(position_key(Position(chosen, seen)), Advice(Verdict.WON, answer.moves[n + 1 :], time_limit=answer.time_limit))
+
+
+def _shown(err: BaseException) -> str:
+    """What failed, in a few words: the exception's name and the start of its message."""
+    words = str(err)[:100].replace("\n", " ")
+    return f"{type(err).__name__}: {words}" if words else type(err).__name__

@@ -16,6 +16,7 @@ from typing import Any
 
 PROTOCOL = b"\x80\x04"
 STOP = b"."
+BATCH = 1000  # a list's or dict's items per APPENDS or SETITEMS, as Python's pickler writes them
 
 
 @dataclass(frozen=True)
@@ -87,16 +88,17 @@ def _write(out: bytearray, value: Any) -> None:
         _tuple(out, value)
     elif isinstance(value, list):
         out += b"]"
-        if value:
+        for start in range(0, len(value), BATCH):
             out += b"("
-            for item in value:
+            for item in value[start : start + BATCH]:
                 _write(out, item)
             out += b"e"
     elif isinstance(value, dict):
         out += b"}"
-        if value:
+        pairs = list(value.items())
+        for start in range(0, len(pairs), BATCH):
             out += b"("
-            for key, item in value.items():
+            for key, item in pairs[start : start + BATCH]:
                 _write(out, key)
                 _write(out, item)
             out += b"u"

@@ -45,6 +45,7 @@ LEVEL_DEMO = 2  # PySolFC's hint levels: 0 the Hint button, 1 with its score, 2 
 ASSIST_MENU = ".menubar.assist"  # where PySolFC's Tk menu bar files its Assist menu
 HOOKED = "_wedlock_hooked"  # marks what the plugin put in place
 GAMES_TEXT = "Monte Carlo, Weddings, Monte Carlo (2 Decks) and Matrimony"
+SEARCHING = "wedlock: searching for a winning line..."
 
 ADVISOR = Advisor()
 _waiting: weakref.WeakSet[Any] = weakref.WeakSet()  # games whose hint is on its way
@@ -156,7 +157,9 @@ def _show_hint(original: Callable[..., Any]) -> Callable[..., Any]:
         if advice.verdict == Verdict.LOST:
             say(self, "wedlock: this game can no longer be won from here.", dialog=True)
             return None
-        if advice.verdict == Verdict.UNKNOWN:
+        if advice.failed:
+            say(self, f"{advice.reason}: PySolFC's own hint.", seconds=sleep)
+        elif advice.verdict == Verdict.UNKNOWN:
             say(self, "wedlock found no winning line in time: PySolFC's own hint.", seconds=sleep)
         elif isinstance(action_of(names[0], advice.next), StockClick):
             return _show_stock_click(self, sleep)
@@ -181,7 +184,7 @@ def _hint_later(game: Any) -> None:
     if game in _waiting:
         return
     _waiting.add(game)
-    say(game, "wedlock: searching for a winning line...")
+    say(game, SEARCHING)
     try:
         key = position_key(position_of(game))
     except NotReadable:
@@ -209,6 +212,7 @@ def _when_found(game: Any, key: Any, seconds: float, then: Callable[[], None], f
             return
         gone = game.app.game is not game or game.demo or position_key(here) != key
         if gone or ADVISOR.known(here, seconds) is not None or time.monotonic() > deadline:
+            unsay(game, SEARCHING)
             finally_()
             if not gone:
                 then()
@@ -218,18 +222,41 @@ def _when_found(game: Any, key: Any, seconds: float, then: Callable[[], None], f
     game.top.after(POLL_MS, look)
 
 
+_said: dict[int, str] = {}  # what wedlock last put in each window's status bar, by the app's id
+
+
 def say(game: Any, text: str, *, dialog: bool = False, seconds: float = 0.0) -> None:
     """Tell the player something, as PySolFC does: in its status bar (for `seconds`, when
-    given), and in a message box when `dialog`."""
+    given; else until `unsay`), and in a message box when `dialog`. The status bar's
+    field grows to the text, as it does for PySolFC's own texts."""
     app = game.app
-    if app.statusbar and app.opt.statusbar and hasattr(app.statusbar, "configLabel"):  # Tk's status bar
-        app.statusbar.configLabel("info", text=text)
-        if seconds > 0 and _windowed(game):
-            game.top.after(int(seconds * 1000), lambda: app.statusbar.configLabel("info", text=""))
+    if _status(app, text) and seconds > 0 and _windowed(game):
+        game.top.after(int(seconds * 1000), lambda: unsay(game, text))
     if dialog and _windowed(game):
         from pysollib.pysoltk import MfxMessageDialog  # noqa: PLC0415 (only inside PySolFC)
 
         MfxMessageDialog(game.top, title="wedlock", text=text, bitmap="info", strings=("&OK",))
+
+
+def unsay(game: Any, text: str | None = None) -> None:
+    """Take wedlock's text out of the status bar (only `text`, when given), if nothing
+    has replaced it since."""
+    said = _said.get(id(game.app))
+    if said is not None and (text is None or said == text):
+        _status(game.app, "")
+
+
+def _status(app: Any, text: str) -> bool:
+    """Put a text in the status bar's field for information (False: there is none)."""
+    bar = app.statusbar
+    if not (bar and app.opt.statusbar and hasattr(bar, "updateText")):  # Tk's status bar
+        return False
+    bar.updateText(info=text)
+    if text:
+        _said[id(app)] = text
+    else:
+        _said.pop(id(app), None)
+    return True
 
 
 # The Demo
@@ -242,8 +269,9 @@ def _demo_step(original: Callable[..., Any]) -> Callable[..., Any]:
         seconds = HINT_SECONDS if demo in _cut else DEMO_SECONDS
         advice = _ask(self, seconds, DEMO_WAIT if _windowed(self) else None)
         if advice is None:  # still searching: no move now; the Demo asks again
-            say(self, "wedlock: searching for a winning line...")
+            say(self, SEARCHING)
             return 0
+        unsay(self, SEARCHING)
         if advice.verdict == Verdict.LOST:
             return 1  # the Demo's own end: "This won't come out..."
         if advice.verdict != Verdict.WON:
@@ -303,10 +331,12 @@ def play_solution(game: Any) -> None:
         return
     advice = _ask(game, DEMO_SECONDS, GRACE if _windowed(game) else None)
     if advice is None:
-        say(game, "wedlock: searching for a winning line...")
+        say(game, SEARCHING)
         _when_found(game, position_key(position_of(game)), DEMO_SECONDS, lambda: play_solution(game))
     elif advice.verdict == Verdict.LOST:
         say(game, "wedlock: this game can no longer be won from here.", dialog=True)
+    elif advice.failed:
+        say(game, f"{advice.reason}.", dialog=True)
     elif advice.verdict == Verdict.UNKNOWN:
         say(game, f"wedlock found no winning line ({advice.reason}).", dialog=True)
     else:

@@ -38,7 +38,10 @@ def names_of(game: Any) -> tuple[str, str] | None:
 
 def card_of(card: Any) -> Card:
     """wedlock's card for a PySolFC card (its suit 0-3, clubs first, and rank 0-12, aces first)."""
-    return Card(card.rank + 1, card.suit)
+    rank, suit = getattr(card, "rank", None), getattr(card, "suit", None)
+    if type(rank) is not int or type(suit) is not int or not (0 <= rank <= 12 and 0 <= suit <= 3):
+        raise NotReadable("a stack of PySolFC's game holds something that is not a card")
+    return Card(rank + 1, suit)
 
 
 def position_of(game: Any) -> Position:
@@ -47,7 +50,12 @@ def position_of(game: Any) -> Position:
     if names is None:
         raise NotReadable(f"PySolFC's game {getattr(game, 'id', '?')} is none of the games wedlock plays")
     name, rules = names
-    cards, seen = _matrimony(game) if name == "matrimony" else _monte_carlo(game)
+    try:
+        cards, seen = _matrimony(game) if name == "matrimony" else _monte_carlo(game)
+    except (AttributeError, TypeError, ValueError) as err:  # stacks that are not what PySolFC's game keeps
+        if isinstance(err, NotReadable):
+            raise
+        raise NotReadable(f"PySolFC's game is not laid out as wedlock knows it ({type(err).__name__})") from None
     try:
         laid = deal(name, cards, rules)
     except WedlockError as err:
@@ -86,6 +94,8 @@ def _matrimony(game: Any) -> tuple[list[Card], matrimony_table.Table]:
         if tuple(code_of(c) for c in cards) != rule_set.takes[f][: len(cards)]:
             raise NotReadable(f"foundation F{f + 1} holds {' '.join(map(str, cards))}, which it does not build")
     stock = tuple(card_of(c) for c in reversed(talon.cards))
+    if type(talon.round) is not int:
+        raise NotReadable("the talon's round is not a number")
     redeals = talon.round - 1  # the round counts from 1, and each redeal starts the next
     if not 0 <= redeals <= ROUNDS or (stock and redeals):
         raise NotReadable(f"the talon's round {talon.round} with {len(stock)} cards cannot arise")

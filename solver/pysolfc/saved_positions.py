@@ -11,9 +11,10 @@ instead of at the deal; that position must be one the deal can reach.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from ..errors import IllegalMoveError, PositionError, SavedGameError
+from ..errors import IllegalMoveError, OutOfTime, PositionError, SavedGameError
 from ..lines import Line
 from ..pipeline import Deal, Position, deal
 from ..shown import printable
@@ -23,17 +24,18 @@ from .layout import layout_of, same_cards, seen_of, start_layout, talon_of
 from .saves import SavedGame, read
 
 
-def saved_position(source: str | Path | bytes) -> Position:
-    """The position of the game saved at a path (or in these bytes)."""
-    saved = read(source)
+def saved_position(source: str | Path | bytes, deadline: float | None = None) -> Position:
+    """The position of the game saved at a path (or in these bytes); past `deadline`
+    (`time.monotonic()`'s clock), OutOfTime."""
+    saved = read(source, deadline)
     where = "" if isinstance(source, bytes) else f"'{printable(str(source))}': "
     try:
-        return position_of(saved)
+        return position_of(saved, deadline)
     except SavedGameError as err:
         raise SavedGameError(f"{where}{err}") from None
 
 
-def position_of(saved: SavedGame) -> Position:
+def position_of(saved: SavedGame, deadline: float | None = None) -> Position:
     """The position a save's played moves reach, checked against its cards. The history
     starts at the deal, or (a save wedlock wrote of a game under way) at a position that
     must be one the deal can reach, read as a position typed from the screen is."""
@@ -54,6 +56,8 @@ def position_of(saved: SavedGame) -> Position:
         start = Position(chosen, _typed(chosen, layout), typed=True)
     seen, moves = start.seen, []
     for number, step in enumerate(played_steps, 1):
+        if deadline is not None and not number % 64 and time.monotonic() > deadline:
+            raise OutOfTime("the time limit ran out while the saved game's moves were replayed")
         move = move_for(rules, seen, step)
         try:
             seen = game.after(rules, seen, move)

@@ -13,10 +13,6 @@ crafted file) is a SavedGameError in one line.
 
 from __future__ import annotations
 
-import io
-import pickle
-import pickletools
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +23,7 @@ from ..numbering import MS_LIMIT, MS_MAX_SEED, GameNumber
 from ..shown import printable
 from . import ids
 from .atomic import Atomic, Flip, Layout, MoveCards, NextRound, Step, UpdateStack
+from .pickle_reader import Made, Named, PickleReader, crafted
 
 MAGIC = "PySolFC"
 # The versions whose save format is known: 3.2.0 first saves the Microsoft generator's
@@ -35,79 +32,119 @@ OLDEST, NEWEST = (3, 2, 0), (3, 6, 1)
 GAME_VERSION = 1  # the four games' own save format
 MS_LONG_BIT = 1 << 1000  # marks a number dealt by the Microsoft generator
 CUSTOM_BIT = 1 << 999  # with it: a deal PySolFC did not number
+NUMBER_BITS = 1001  # the game's number: MS_LONG_BIT and a seed below it
 MOST_MT_SEED = 10**20  # the largest number PySolFC's Mersenne Twister deals take
-
-# The opcodes of the pickles a save holds: PySolFC's (protocol 5) and wedlock's (4).
-OPCODES = frozenset(
-    "PROTO FRAME STOP MARK POP POP_MARK DUP NONE NEWTRUE NEWFALSE BININT BININT1 BININT2 LONG1 LONG4 "
-    "BINFLOAT SHORT_BINUNICODE BINUNICODE BINUNICODE8 SHORT_BINBYTES BINBYTES BINBYTES8 EMPTY_TUPLE TUPLE "
-    "TUPLE1 TUPLE2 TUPLE3 EMPTY_LIST APPEND APPENDS LIST EMPTY_DICT SETITEM SETITEMS DICT MEMOIZE BINPUT "
-    "LONG_BINPUT BINGET LONG_BINGET STACK_GLOBAL NEWOBJ REDUCE BUILD".split()
-)
-PUTS = ("BINPUT", "LONG_BINPUT")
 KNOWN = "Monte Carlo (89), Weddings (212), Monte Carlo (2 Decks) (216) and Matrimony (424)"
-# Each game's stacks, decks, and the last round its talon reaches, by PySolFC's id.
-SHAPES = {89: (27, 1, 1), 212: (27, 1, 1), 216: (27, 2, 1), 424: (25, 2, 17)}
 
 
-class _Object:
+@dataclass(frozen=True)
+class Shape:
+    """What a save of one of PySolFC's games holds: the game's title, its stacks, its decks, the last round
+    its talon reaches, and the longest history it may keep (docs/PYSOLFC.md, "How long a
+    history can be")."""
+
+    title: str
+    stacks: int
+    decks: int
+    last_round: int
+    most_steps: int
+
+
+# A Monte Carlo game removes 2 cards a step, and each consolidation needs a pair before it.
+# Matrimony: 124 plays, deals and redeals, and between two of them at most 13 shifts of each
+# of the 4 suits before a suit's split repeats: 124 + 125 * 4 * 13.
+MATRIMONY_MOST_STEPS = 124 + 125 * 4 * 13
+SHAPES = {
+    89: Shape("Monte Carlo", 27, 1, 1, 52),
+    212: Shape("Weddings", 27, 1, 1, 52),
+    216: Shape("Monte Carlo (2 Decks)", 27, 2, 1, 104),
+    424: Shape("Matrimony", 25, 2, 17, MATRIMONY_MOST_STEPS),
+}
+# The most atomic moves one step records: a Matrimony redeal of a pile of 102 cards moves
+# and flips each card back to the talon and out again (4 each), and advances the round.
+MOST_ATOMICS = 4 * 102 + 1
+
+
+class _Object(Made):
     """An object of one of PySolFC's classes, kept as its attributes: nothing of it runs."""
 
-    __slots__ = ("attributes",)
-    kind = ""
+    __slots__ = ("kind", "attributes")
 
-    def __setstate__(self, state: object) -> None:
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.attributes: dict[str, Any] | None = None
+
+    def set_state(self, state: Any) -> None:
         if type(state) is not dict or not all(type(key) is str for key in state):
             raise SavedGameError(f"damaged: a {self.kind} whose attributes are not named")
         self.attributes = state
 
 
-def _object_class(kind: str) -> type[_Object]:
-    return type(kind, (_Object,), {"__slots__": (), "kind": kind})
+class _Class(Named):
+    """One of PySolFC's classes whose objects a save holds (made with no arguments)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __str__(self) -> str:
+        return self.kind
+
+    def new(self, args: tuple[Any, ...]) -> _Object:
+        if args:
+            raise crafted(f"it makes a {self.kind} with arguments, which a saved game never does")
+        return _Object(self.kind)
 
 
-class _Random:
+class _Random(Made):
     """PySolFC's Mersenne Twister generator, which a save holds only for its state: that
     state is dropped (the game's number says all there is to know)."""
 
     __slots__ = ()
+    atom = True
 
-    def __setstate__(self, state: object) -> None:
+    def set_state(self, state: Any) -> None:
         pass
 
 
-class _RandomSeed:
+class _RandomClass(Named):
+    """The generator's class, which a save calls with no arguments."""
+
+    def __str__(self) -> str:
+        return "pysol_cards.random.MTRandom"
+
+    def call(self, args: tuple[Any, ...]) -> _Random:
+        if args:
+            raise crafted("it makes a random generator with arguments, which a saved game never does")
+        return _Random()
+
+
+class _RandomSeed(Made):
     """What the generator's `seed` attribute stands for in a save: nothing to keep."""
 
     __slots__ = ()
+    atom = True
 
 
-def _attribute(owner: object, name: object) -> _RandomSeed:
+class _Getattr(Named):
     """The one attribute lookup a save asks for (`getattr(generator, "seed")`), as a record."""
-    if type(owner) is not _Random or name != "seed":
-        raise SavedGameError("damaged or crafted: it looks up an attribute a saved game never does")
-    return _RandomSeed()
+
+    def __str__(self) -> str:
+        return "builtins.getattr"
+
+    def call(self, args: tuple[Any, ...]) -> _RandomSeed:
+        if len(args) != 2 or type(args[0]) is not _Random or args[1] != "seed":
+            raise crafted("it looks up an attribute a saved game never does")
+        return _RandomSeed()
 
 
 GAME_RECORDS = ("GameSaveInfo", "GameGlobalSaveInfo", "GameMoves", "GameGlobalStatsStruct", "GameStatsStruct")
 MOVE_RECORDS = ("AMoveMove", "AFlipMove", "ANextRoundMove", "AUpdateStackMove")
-ALLOWED: dict[tuple[str, str], Any] = {
-    **{("pysollib.game", name): _object_class(name) for name in GAME_RECORDS},
-    **{("pysollib.move", name): _object_class(name) for name in MOVE_RECORDS},
-    ("pysol_cards.random", "MTRandom"): _Random,
-    ("builtins", "getattr"): _attribute,
+ALLOWED: dict[tuple[str, str], Named] = {
+    **{("pysollib.game", name): _Class(name) for name in GAME_RECORDS},
+    **{("pysollib.move", name): _Class(name) for name in MOVE_RECORDS},
+    ("pysol_cards.random", "MTRandom"): _RandomClass(),
+    ("builtins", "getattr"): _Getattr(),
 }
-
-
-class _Unpickler(pickle.Unpickler):
-    """An unpickler that knows only the names in ALLOWED, and maps them to wedlock's records."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        found = ALLOWED.get((module, name))
-        if found is None:
-            shown = printable(f"{module}.{name}"[:80])
-            raise SavedGameError(f"damaged or crafted: it names {shown}, which a saved game of these games never does")
-        return found
 
 
 @dataclass(frozen=True)
@@ -129,11 +166,11 @@ class SavedGame:
         return ids.GAMES_BY_ID[self.game_id]
 
 
-def read(source: str | Path | bytes) -> SavedGame:
+def read(source: str | Path | bytes, deadline: float | None = None) -> SavedGame:
     """The save at a path (or its bytes); a SavedGameError says in one line why it cannot
-    be read."""
+    be read. A `deadline` (`time.monotonic()`'s clock) stops the read with OutOfTime."""
     if isinstance(source, bytes):
-        return parse(source)
+        return parse(source, deadline)
     if not isinstance(source, (str, Path)):
         raise SavedGameError(f"a saved game is named by its path, not {type(source).__name__}")
     try:
@@ -141,12 +178,12 @@ def read(source: str | Path | bytes) -> SavedGame:
     except UNREADABLE as err:
         raise SavedGameError(f"cannot read '{printable(str(source))}': {why_unreadable(err)}") from None
     try:
-        return parse(data)
+        return parse(data, deadline)
     except SavedGameError as err:
-        raise SavedGameError(f"'{printable(str(source))}': {err}") from None
+        raise type(err)(f"'{printable(str(source))}': {err}") from None
 
 
-def parse(data: bytes) -> SavedGame:
+def parse(data: bytes, deadline: float | None = None) -> SavedGame:
     """The save these bytes hold (see `read`)."""
     if len(data) > MOST_BYTES:
         raise SavedGameError(f"{len(data):,} bytes, more than the {MOST_BYTES:,} a saved game may hold")
@@ -154,54 +191,20 @@ def parse(data: bytes) -> SavedGame:
         raise SavedGameError("an empty file, not a saved game")
     if not data.startswith(b"\x80"):  # every pickle of a save starts by naming its protocol
         raise SavedGameError("not a game PySolFC saved")
-    _scan(data)
-    return _Reader(data).saved_game()
-
-
-def _scan(data: bytes) -> None:
-    """Refuse opcodes a save never holds, and memo places past what the file could fill,
-    before anything is unpickled."""
-    stream, ops = io.BytesIO(data), 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # pickletools on an old string opcode's odd escapes
-        try:
-            while stream.tell() < len(data):
-                for op, arg, _ in pickletools.genops(stream):
-                    ops += 1
-                    if op.name not in OPCODES:
-                        raise SavedGameError(f"damaged or crafted: it holds the pickle opcode {op.name}, which a saved game never does")
-                    if op.name in PUTS and isinstance(arg, int) and arg > ops:
-                        raise SavedGameError("damaged or crafted: a pickle keeps a value far past its size")
-        except SavedGameError:
-            raise
-        except (ValueError, EOFError):  # what pickletools says of bytes that are no pickle
-            raise SavedGameError(_damaged(data, stream.tell())) from None
-
-
-def _damaged(data: bytes, where: int) -> str:
-    if not data.startswith(b"\x80"):
-        return "not a game PySolFC saved"
-    return f"damaged: the file breaks off or goes wrong at byte {where:,} of {len(data):,}"
+    return _Reader(data, deadline).saved_game()
 
 
 class _Reader:
-    """The pickles of one save, read in their order with one unpickler."""
+    """The pickles of one save, read in their order by one reader (pickle_reader.py)."""
 
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.stream = io.BytesIO(data)
-        self.unpickler = _Unpickler(self.stream, fix_imports=False)
+    def __init__(self, data: bytes, deadline: float | None) -> None:
+        self.pickles = PickleReader(data, ALLOWED, deadline)
 
-    def next(self, what: str) -> Any:
+    def next(self, what: str, most_bits: int | None = None) -> Any:
         """The next pickle's value."""
-        if self.stream.tell() >= len(self.data):
+        if self.pickles.at_end:
             raise SavedGameError(f"damaged: it ends before {what}")
-        try:
-            return self.unpickler.load()
-        except SavedGameError:
-            raise
-        except Exception:  # whatever a damaged or crafted pickle makes the unpickler raise
-            raise SavedGameError(_damaged(self.data, self.stream.tell())) from None
+        return self.pickles.load() if most_bits is None else self.pickles.load(most_bits)
 
     def whole(self, what: str, low: int, high: int) -> int:
         """The next pickle, a whole number from low to high."""
@@ -215,13 +218,7 @@ class _Reader:
     def saved_game(self) -> SavedGame:
         if self.next("its name") != MAGIC:
             raise SavedGameError("not a game PySolFC saved")
-        version_text = self.next("its version")
-        version = self.next("its version")
-        if type(version) is not tuple or not 1 <= len(version) <= 4 or not all(type(v) is int for v in version):
-            raise SavedGameError("damaged: its version is not a version")
-        if not OLDEST <= version <= NEWEST:
-            shown = printable(version_text[:20]) if isinstance(version_text, str) else ".".join(map(str, version))
-            raise SavedGameError(f"saved by PySolFC {shown}; wedlock reads the saves of PySolFC {_dotted(OLDEST)} to {_dotted(NEWEST)}")
+        version = _version(self.next("its version"), self.next("its version"))
         bookmark = self.whole("its kind", 0, 2)
         if bookmark == 2:
             raise SavedGameError("a bookmark, not a saved game")
@@ -231,57 +228,78 @@ class _Reader:
             raise SavedGameError(f"a save of PySolFC's game {game_id}; wedlock reads its games {KNOWN}")
         if game_version != GAME_VERSION:
             raise SavedGameError(f"game {game_id} saved in its format {game_version}, which wedlock does not know")
-        number = _number(self.next("the game's number"))
+        number = _number(self.next("the game's number", NUMBER_BITS))
         self.next("the shuffle's state")
-        layout = self.layout(*SHAPES[game_id])
+        shape = SHAPES[game_id]
+        layout = self.layout(shape)
         finished = self.whole("whether the game is over", 0, 1)
         if bookmark <= 1:
             self.record("GameSaveInfo", {"stack_caps": []})
             self.record("GameGlobalSaveInfo")
-        history, index = self.moves()
+        history, index = self.moves(shape)
         if type(self.next("the positions seen")) is not list:
             raise SavedGameError("damaged: the positions seen are not a list")
         if bookmark <= 1:
             self.record("GameGlobalStatsStruct")
             self.record("GameStatsStruct")
-        if self.next("its end") != "EOF" or self.stream.tell() != len(self.data):
+        if self.next("its end") != "EOF" or not self.pickles.at_end:
             raise SavedGameError("damaged: it does not end where a saved game ends")
         return SavedGame(version, game_id, number, layout, bool(finished), history, index)
 
-    def layout(self, stacks_wanted: int, decks: int, last_round: int) -> Layout:
+    def layout(self, shape: Shape) -> Layout:
         """Every stack's cards, and the talon's round."""
         count = self.whole("the number of stacks", 0, 2**31)
-        if count != stacks_wanted:
-            raise SavedGameError(f"damaged: {count} stacks, where the game has {stacks_wanted}")
+        if count != shape.stacks:
+            raise SavedGameError(f"damaged: {count} stacks, where the game has {shape.stacks}")
+        cards = 52 * shape.decks
         stacks = []
         for stack in range(count):
-            n = self.whole(f"stack {stack}'s card count", 0, 52 * decks)
-            stacks.append(tuple((self.whole("a card", 0, 52 * decks - 1), bool(self.whole("a card's side", 0, 1))) for _ in range(n)))
+            n = self.whole(f"stack {stack}'s card count", 0, cards)
+            stacks.append(tuple((self.whole("a card", 0, cards - 1), bool(self.whole("a card's side", 0, 1))) for _ in range(n)))
         held = sorted(card for stack in stacks for card, _ in stack)
-        if held != list(range(52 * decks)):
-            raise SavedGameError(f"damaged: the stacks do not hold the {52 * decks} cards of the game once each")
-        return Layout(tuple(stacks), self.whole("the talon's round", 1, last_round))
+        if held != list(range(cards)):
+            raise SavedGameError(f"damaged: the stacks do not hold the {cards} cards of the game once each")
+        return Layout(tuple(stacks), self.whole("the talon's round", 1, shape.last_round))
 
     def record(self, kind: str, exactly: dict[str, Any] | None = None) -> dict[str, Any]:
         """The attributes of the next pickle, an object of PySolFC's class `kind`."""
         value = self.next(f"its {kind}")
-        attributes = _attributes(value)
-        if type(value) is not ALLOWED["pysollib.game", kind] or attributes is None:
+        if not isinstance(value, _Object) or value.kind != kind:
             raise SavedGameError(f"damaged: where its {kind} belongs it holds {_shown(value)}")
+        if value.attributes is None:
+            raise SavedGameError(f"damaged: its {kind} is empty (it was never given its attributes)")
         for name, wanted in (exactly or {}).items():
-            if attributes.get(name) != wanted:
+            if value.attributes.get(name) != wanted:
                 raise SavedGameError(f"its {kind} holds what wedlock does not know for these games ({name})")
-        return attributes
+        return value.attributes
 
-    def moves(self) -> tuple[tuple[Step, ...], int]:
+    def moves(self, shape: Shape) -> tuple[tuple[Step, ...], int]:
         """The history's steps, and how many of them are played."""
         attributes = self.record("GameMoves")
         history, index = attributes.get("history"), attributes.get("index")
         if type(history) is not list or not all(type(step) is list for step in history):
             raise SavedGameError("damaged: its history is not a list of steps")
+        if len(history) > shape.most_steps:
+            raise SavedGameError(
+                f"its history holds {len(history):,} moves, more than the {shape.most_steps:,} any game of {shape.title} "
+                "can take without going round in circles"
+            )
+        if any(len(step) > MOST_ATOMICS for step in history):
+            raise SavedGameError(f"damaged: a move of its history records more than the {MOST_ATOMICS} card movements any move makes")
         if type(index) is not int or not 0 <= index <= len(history):
             raise SavedGameError("damaged: its history's place is not in the history")
         return tuple(tuple(_atomic(a) for a in step) for step in history), index
+
+
+def _version(text: Any, version: Any) -> tuple[int, ...]:
+    """The version of PySolFC that wrote a save, from its text and its tuple, which agree."""
+    if type(version) is not tuple or not 1 <= len(version) <= 4 or not all(type(v) is int and 0 <= v < 1000 for v in version):
+        raise SavedGameError("damaged: its version is not a version")
+    if type(text) is not str or text != _dotted(version):
+        raise SavedGameError(f"damaged: its version is written {_shown(text)} and {_dotted(version)}, which do not agree")
+    if not OLDEST <= version <= NEWEST:
+        raise SavedGameError(f"saved by PySolFC {text}; wedlock reads the saves of PySolFC {_dotted(OLDEST)} to {_dotted(NEWEST)}")
+    return version
 
 
 ATOMIC_FIELDS = {
@@ -295,7 +313,7 @@ ATOMIC_FIELDS = {
 def _atomic(value: Any) -> Atomic:
     """One of PySolFC's atomic moves, as wedlock's value."""
     kind = value.kind if isinstance(value, _Object) else ""
-    attributes = _attributes(value)
+    attributes = value.attributes if isinstance(value, _Object) else None
     if kind not in ATOMIC_FIELDS or attributes is None:
         raise SavedGameError(f"damaged: its history holds {_shown(value)}, which is no move of these games")
     fields = ATOMIC_FIELDS[kind]
@@ -309,11 +327,6 @@ def _atomic(value: Any) -> Atomic:
     if kind == "ANextRoundMove":
         return NextRound(*got)
     return UpdateStack(*got)
-
-
-def _attributes(value: Any) -> dict[str, Any] | None:
-    """A record's attributes, None when it has none (an object the file never gave them)."""
-    return getattr(value, "attributes", None) if isinstance(value, _Object) else None
 
 
 def _number(value: Any) -> GameNumber:

@@ -45,7 +45,7 @@ def save_of(game_id: int, number: GameNumber, layout: Layout, history: list[Step
     """A save of game `game_id`'s deal `number` whose stacks hold `layout`, with `history`
     played up to `index` (what Redo replays past it), written at `now`."""
     written = time.time() if now is None else now
-    decks = SHAPES[game_id][1]
+    decks = SHAPES[game_id].decks
     parts: list[Any] = [MAGIC, ".".join(map(str, NEWEST)), NEWEST, 0, GAME_VERSION, game_id]
     parts += [MS_LONG_BIT | number.seed if number.microsoft else number.seed, _generator_state(number, decks)]
     parts.append(len(layout.stacks))

@@ -185,8 +185,8 @@ class StatusBar:
     def __init__(self) -> None:
         self.texts: list[str] = []
 
-    def configLabel(self, name: str, **kw: Any) -> None:  # noqa: N802
-        self.texts.append(kw["text"])
+    def updateText(self, **kw: Any) -> None:  # noqa: N802
+        self.texts.append(kw["info"])
 
 
 def test_a_lost_deal_says_so(plugged: Any) -> None:
