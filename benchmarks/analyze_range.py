@@ -21,9 +21,9 @@ import sys
 
 ONE_GAME = """
 import json, resource, sys, time
-from wedlock import analysis
-from wedlock.luck import default_max_states
-from wedlock.pipeline import deal
+from wedlock.search import state_graph as analysis
+from wedlock.luck.analysis import default_max_states
+from wedlock.pipeline.solving import deal
 game, number, rules, max_states = sys.argv[1], int(sys.argv[2]), sys.argv[3] or None, int(sys.argv[4])
 chosen = deal(game, number, rules)
 play = chosen.game.player(chosen.rules, chosen.cards)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.batch import Job, run_dask, run_local  # noqa: E402
-from wedlock.games import game_named, rules_of  # noqa: E402
-from wedlock.ranges import parse_range  # noqa: E402
-from wedlock.search import Limits  # noqa: E402
+from wedlock.games.registry import game_named, rules_of  # noqa: E402
+from wedlock.results.batch import Job, run_dask, run_local  # noqa: E402
+from wedlock.results.ranges import parse_range  # noqa: E402
+from wedlock.search.exhaustive import Limits  # noqa: E402
 
 
 def timed(run) -> tuple[float, list]:

@@ -1,4 +1,4 @@
-"""Write the verdict tables shipped in the package (solver/tables/) from data/*.jsonl.gz.
+"""Write the verdict tables shipped in the package (solver/results/published/) from data/*.jsonl.gz.
 
     python3 benchmarks/build_tables.py [--check]
 
@@ -14,11 +14,11 @@ import sys
 from itertools import chain
 from pathlib import Path
 
-from wedlock.records import iter_results
-from wedlock.tables import build, file_name
+from wedlock.results.records import iter_results
+from wedlock.results.tables import build, file_name
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA, TABLES = ROOT / "data", ROOT / "solver" / "tables"
+DATA, TABLES = ROOT / "data", ROOT / "solver" / "results" / "published"
 
 
 def pairs() -> dict[tuple[str, str], list[Path]]:

@@ -24,13 +24,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock import core  # noqa: E402
-from wedlock.games import game_named, rules_of  # noqa: E402
-from wedlock.matrimony import play as matrimony_play  # noqa: E402
-from wedlock.matrimony.arnold_space import ArnoldSpace  # noqa: E402
-from wedlock.montecarlo import play as montecarlo_play  # noqa: E402
-from wedlock.plain_space import PlainSpace  # noqa: E402
-from wedlock.search import Limits, solve  # noqa: E402
+from wedlock.basics import compiled as core  # noqa: E402
+from wedlock.games.matrimony import play as matrimony_play  # noqa: E402
+from wedlock.games.matrimony.arnold_space import ArnoldSpace  # noqa: E402
+from wedlock.games.montecarlo import play as montecarlo_play  # noqa: E402
+from wedlock.games.plain_space import PlainSpace  # noqa: E402
+from wedlock.games.registry import game_named, rules_of  # noqa: E402
+from wedlock.search.exhaustive import Limits, solve  # noqa: E402
 
 # The plain search's move table and the solver's own space, by game (Matrimony: Arnold's rules).
 PLAIN = {

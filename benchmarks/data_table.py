@@ -18,9 +18,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from wedlock.games import GAMES
-from wedlock.records import iter_results
-from wedlock.stats import Summary, mean_text, summarize
+from wedlock.games.registry import GAMES
+from wedlock.results.records import iter_results
+from wedlock.results.stats import Summary, mean_text, summarize
 
 NAME = re.compile(r"(?P<game>[a-z-]+?)-(?P<rules>[a-z0-9]+)(?:-(?P<kind>luck|players))?-(?P<a>\d+)-(?P<b>\d+)\.jsonl\.gz$")
 PLAYERS = ("no-peek", "greedy", "random")  # the players of a -players- file, as batch --player names them

@@ -24,16 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.matrimony import (
-    GAME,  # noqa: E402
-    pysol_dead,  # noqa: E402
-)
-from wedlock.matrimony.deal import LAYOUT  # noqa: E402
-from wedlock.matrimony.moves import Play, Shift  # noqa: E402
-from wedlock.matrimony.play import Position, Table  # noqa: E402
-from wedlock.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle  # noqa: E402
-from wedlock.matrimony.pysol_space import PysolSpace  # noqa: E402
-from wedlock.matrimony.rules import DECK, PILES, RULE_SETS  # noqa: E402
+from wedlock.games.matrimony import GAME, pysol_dead
+from wedlock.games.matrimony.deal import LAYOUT  # noqa: E402
+from wedlock.games.matrimony.moves import Play, Shift  # noqa: E402
+from wedlock.games.matrimony.play import Position, Table  # noqa: E402
+from wedlock.games.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle  # noqa: E402
+from wedlock.games.matrimony.pysol_space import PysolSpace  # noqa: E402
+from wedlock.games.matrimony.rules import DECK, PILES, RULE_SETS  # noqa: E402
 
 RULES = RULE_SETS["pysol"]
 

@@ -25,10 +25,10 @@ HARD = (15, 48, 102, 107, 137, 211, 319, 364, 394, 407, 439, 473, 484, 763, 811)
 
 ONE_DEAL = """
 import json, resource, sys, time
-from wedlock import core
-from wedlock.matrimony import GAME
-from wedlock.matrimony.rules import RULE_SETS
-from wedlock.search import Limits
+from wedlock.basics import compiled as core
+from wedlock.games.matrimony import GAME
+from wedlock.games.matrimony.rules import RULE_SETS
+from wedlock.search.exhaustive import Limits
 rules = RULE_SETS["pysol"]
 cards = GAME.numbered_deal(rules, sys.argv[1])
 started = time.perf_counter()

@@ -16,7 +16,7 @@ import statistics
 import time
 
 import wedlock
-from wedlock.positions import played
+from wedlock.pipeline.positions import played
 
 
 def random_position(game: str, rules: str, number: int) -> wedlock.Position:

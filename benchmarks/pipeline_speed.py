@@ -42,34 +42,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core_speed import PLAIN, SPACE, arguments, hidden_numbers  # noqa: E402 (the benchmark beside this one)
 
-from wedlock import core  # noqa: E402
-from wedlock.batch import Job, solve_number  # noqa: E402
-from wedlock.plain_space import PlainSpace  # noqa: E402
-from wedlock.records import ResultsWriter  # noqa: E402
-from wedlock.search import Limits, solve  # noqa: E402
+from wedlock.basics import compiled as core  # noqa: E402
+from wedlock.games.plain_space import PlainSpace  # noqa: E402
+from wedlock.results.batch import Job, solve_number  # noqa: E402
+from wedlock.results.records import ResultsWriter  # noqa: E402
+from wedlock.search.exhaustive import Limits, solve  # noqa: E402
 
 # The functions each stage of a deal runs, by "module:attribute" (a class's method as
 # "module:Class.method"); a name this version of wedlock lacks is left out.
 STAGES = {
-    "dealing": ["wedlock.pipeline:deal"],
+    "dealing": ["wedlock.pipeline.solving:deal"],
     "search": [
-        "wedlock.montecarlo:solve",
-        "wedlock.matrimony:solve",
-        "wedlock.montecarlo:MonteCarlo.space",
-        "wedlock.matrimony.play:Table.__init__",
-        "wedlock.matrimony.arnold_space:ArnoldSpace.__init__",
+        "wedlock.games.montecarlo:solve",
+        "wedlock.games.matrimony:solve",
+        "wedlock.games.montecarlo:MonteCarlo.space",
+        "wedlock.games.matrimony.play:Table.__init__",
+        "wedlock.games.matrimony.arnold_space:ArnoldSpace.__init__",
     ],
     "moves": [
-        "wedlock.montecarlo.spaces:SequenceSpace.moves",
-        "wedlock.montecarlo.spaces:ColumnSpace.moves",
-        "wedlock.montecarlo.spaces:SequenceSpace.codes",
-        "wedlock.montecarlo.spaces:ColumnSpace.codes",
-        "wedlock.matrimony.arnold_space:ArnoldSpace.moves",
-        "wedlock.matrimony.arnold_space:ArnoldSpace.codes",
-        "wedlock.lines:Line.of",
+        "wedlock.games.montecarlo.spaces:SequenceSpace.moves",
+        "wedlock.games.montecarlo.spaces:ColumnSpace.moves",
+        "wedlock.games.montecarlo.spaces:SequenceSpace.codes",
+        "wedlock.games.montecarlo.spaces:ColumnSpace.codes",
+        "wedlock.games.matrimony.arnold_space:ArnoldSpace.moves",
+        "wedlock.games.matrimony.arnold_space:ArnoldSpace.codes",
+        "wedlock.games.lines:Line.of",
     ],
-    "replay": ["wedlock.montecarlo:MonteCarlo.referee", "wedlock.matrimony:Matrimony.referee"],
-    "results line": ["wedlock.pipeline:Solution.record", "wedlock.records:ResultsWriter.write"],
+    "replay": ["wedlock.games.montecarlo:MonteCarlo.referee", "wedlock.games.matrimony:Matrimony.referee"],
+    "results line": ["wedlock.pipeline.solving:Solution.record", "wedlock.results.records:ResultsWriter.write"],
 }
 
 

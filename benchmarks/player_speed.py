@@ -14,7 +14,7 @@ import statistics
 import time
 
 import wedlock
-from wedlock.players import SAMPLE_SECONDS, SAMPLES, play
+from wedlock.playing.players import SAMPLE_SECONDS, SAMPLES, play
 
 
 def main() -> None:

@@ -27,14 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock import core  # noqa: E402
-from wedlock.matrimony import GAME  # noqa: E402
-from wedlock.matrimony.moves import Play, Shift  # noqa: E402
-from wedlock.matrimony.play import Position, Table  # noqa: E402
-from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace  # noqa: E402
-from wedlock.matrimony.rules import DECK, RULE_SETS  # noqa: E402
-from wedlock.matrimony.verify import referee  # noqa: E402
-from wedlock.search import Limits, solve  # noqa: E402
+from wedlock.basics import compiled as core  # noqa: E402
+from wedlock.games.matrimony import GAME  # noqa: E402
+from wedlock.games.matrimony.moves import Play, Shift  # noqa: E402
+from wedlock.games.matrimony.play import Position, Table  # noqa: E402
+from wedlock.games.matrimony.pysol_space import PysolPhaseSpace, PysolSpace  # noqa: E402
+from wedlock.games.matrimony.rules import DECK, RULE_SETS  # noqa: E402
+from wedlock.games.matrimony.verify import referee  # noqa: E402
+from wedlock.search.exhaustive import Limits, solve  # noqa: E402
 
 PYSOL = RULE_SETS["pysol"]
 

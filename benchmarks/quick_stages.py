@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.matrimony import GAME  # noqa: E402
-from wedlock.matrimony.play import Table  # noqa: E402
-from wedlock.matrimony.quick_stages import QUICK_STAGES, Stage  # noqa: E402
-from wedlock.matrimony.rules import RULE_SETS  # noqa: E402
-from wedlock.search import WON, Limits  # noqa: E402
+from wedlock.games.matrimony import GAME  # noqa: E402
+from wedlock.games.matrimony.play import Table  # noqa: E402
+from wedlock.games.matrimony.quick_stages import QUICK_STAGES, Stage  # noqa: E402
+from wedlock.games.matrimony.rules import RULE_SETS  # noqa: E402
+from wedlock.search.exhaustive import WON, Limits  # noqa: E402
 
 COLUMNS = ("stage", "won", "only this stage", "mean s", "mean s of a win", "wins per second")
 RULES = RULE_SETS["pysol"]

@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.beam import Deferred, beam_search  # noqa: E402
-from wedlock.matrimony import GAME  # noqa: E402
-from wedlock.matrimony.play import Position, Table  # noqa: E402
-from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState  # noqa: E402
-from wedlock.matrimony.rules import DECK, RULE_SETS  # noqa: E402
-from wedlock.search import Limits, solve  # noqa: E402
+from wedlock.games.matrimony import GAME  # noqa: E402
+from wedlock.games.matrimony.play import Position, Table  # noqa: E402
+from wedlock.games.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState  # noqa: E402
+from wedlock.games.matrimony.rules import DECK, RULE_SETS  # noqa: E402
+from wedlock.search.beam import Deferred, beam_search  # noqa: E402
+from wedlock.search.exhaustive import Limits, solve  # noqa: E402
 
 RULES = RULE_SETS["pysol"]
 

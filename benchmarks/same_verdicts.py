@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.records import iter_results  # noqa: E402
+from wedlock.results.records import iter_results  # noqa: E402
 
 
 def verdicts(path: Path) -> dict[tuple[str, str, str], tuple[str, int]]:

@@ -16,8 +16,8 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 import wedlock
-from wedlock.players import SAMPLE_SECONDS, play
-from wedlock.stats import wilson
+from wedlock.playing.players import SAMPLE_SECONDS, play
+from wedlock.results.stats import wilson
 
 
 def one(job: tuple[str, int, str | None, int, float]) -> tuple[bool, float]:

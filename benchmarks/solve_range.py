@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wedlock.games import game_named, rules_of  # noqa: E402
-from wedlock.search import Limits  # noqa: E402
+from wedlock.games.registry import game_named, rules_of  # noqa: E402
+from wedlock.search.exhaustive import Limits  # noqa: E402
 
 COLUMNS = ("rules", "deals", "won", "lost", "unknown", "total s", "median s", "worst s", "median states", "worst states", "states/s")
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from wedlock.graph_report import moves_text, write_dot, write_graphml
-from wedlock.luck import COMPILED_MAX_STATES, DEFAULT_MAX_STATES, Analysis, analyze
-from wedlock.memory import default_bound, parse_size, physical, size_text
-from wedlock.pictures import GRAPH_MOST_STATES, draw_analysis, pyplot
-from wedlock.search import Verdict
-from wedlock.words import counted
+from wedlock.basics.memory import default_bound, parse_size, physical, size_text
+from wedlock.basics.words import counted
+from wedlock.luck.analysis import COMPILED_MAX_STATES, DEFAULT_MAX_STATES, Analysis, analyze
+from wedlock.luck.graph_report import moves_text, write_dot, write_graphml
+from wedlock.pictures.charts import GRAPH_MOST_STATES, draw_analysis, pyplot
+from wedlock.search.exhaustive import Verdict
 
 from .common import (
     COUNT,

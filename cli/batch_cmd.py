@@ -9,14 +9,14 @@ from typing import Any
 
 import click
 
-from wedlock.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
-from wedlock.games import game_named, rules_of
-from wedlock.players import PLAYERS
-from wedlock.ranges import parse_range
-from wedlock.records import ResultsWriter, Resume, iter_results, mend, to_resume
-from wedlock.search import Limits
-from wedlock.shown import printable
-from wedlock.words import counted
+from wedlock.basics.printable import printable
+from wedlock.basics.words import counted
+from wedlock.games.registry import game_named, rules_of
+from wedlock.playing.players import PLAYERS
+from wedlock.results.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
+from wedlock.results.ranges import parse_range
+from wedlock.results.records import ResultsWriter, Resume, iter_results, mend, to_resume
+from wedlock.search.exhaustive import Limits
 
 from . import stopping
 from .common import (

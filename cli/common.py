@@ -20,17 +20,17 @@ from typing import Any, BinaryIO
 
 import click
 
-from wedlock.errors import OutOfTime, WedlockError
-from wedlock.games import RuleSetNotGame, catalogue, game_named
-from wedlock.input_files import UNREADABLE, read_stream, read_text, read_text_from, why_unreadable
-from wedlock.movefile import named_in
-from wedlock.numbering import GameNumber
-from wedlock.pipeline import Deal, Position, deal, deal_from_file
-from wedlock.players import MOST_SAMPLES, SAMPLE_SECONDS, SAMPLES
-from wedlock.positions import position
-from wedlock.search import MOST
-from wedlock.shown import printable
-from wedlock.words import counted
+from wedlock.basics.errors import OutOfTime, WedlockError
+from wedlock.basics.input_files import UNREADABLE, read_stream, read_text, read_text_from, why_unreadable
+from wedlock.basics.numbering import GameNumber
+from wedlock.basics.printable import printable
+from wedlock.basics.words import counted
+from wedlock.games.registry import RuleSetNotGame, catalogue, game_named
+from wedlock.pipeline.move_files import named_in
+from wedlock.pipeline.positions import position
+from wedlock.pipeline.solving import Deal, Position, deal, deal_from_file
+from wedlock.playing.players import MOST_SAMPLES, SAMPLE_SECONDS, SAMPLES
+from wedlock.search.exhaustive import MOST
 
 from . import stopping
 

@@ -6,16 +6,9 @@ import json
 
 import click
 
-from wedlock.pipeline import Position
+from wedlock.pipeline.solving import Position
 
-from .common import (
-    Command,
-    choose_start,
-    header,
-    input_errors,
-    json_option,
-    start_options,
-)
+from .common import Command, choose_start, header, input_errors, json_option, start_options
 
 
 @click.command("deal", cls=Command)

@@ -8,9 +8,9 @@ import sys
 
 import click
 
-from wedlock.hints import KEEPS, Hint, hint
-from wedlock.pipeline import Position
-from wedlock.search import LOST, UNKNOWN, WON
+from wedlock.pipeline.solving import Position
+from wedlock.playing.hints import KEEPS, Hint, hint
+from wedlock.search.exhaustive import LOST, UNKNOWN, WON
 
 from .common import (
     SOLVE_SECONDS,

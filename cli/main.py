@@ -15,9 +15,10 @@ from typing import Any
 
 import click
 
-from wedlock import __version__, core
-from wedlock.pipeline import SolverFault
-from wedlock.shown import printable
+from wedlock.basics import compiled as core
+from wedlock.basics.printable import printable
+from wedlock.basics.version import __version__
+from wedlock.pipeline.solving import SolverFault
 
 from . import stopping
 from .common import CANNOT_WRITE, GAMES_HELP

@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from wedlock.players import PLAYERS, play
-from wedlock.search import Verdict
-from wedlock.words import counted
+from wedlock.basics.words import counted
+from wedlock.playing.players import PLAYERS, play
+from wedlock.search.exhaustive import Verdict
 
 from .common import (
     SOLVE_SECONDS,

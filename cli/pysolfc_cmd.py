@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
+from wedlock.basics.printable import printable
 from wedlock.pysolfc.install import PLUGIN_FILE, default_folder, is_wedlocks, plugin_text
-from wedlock.shown import printable
 
 from .common import BadInput, FolderPath, interruptible, write_file
 from .pysolfc_seeds_cmd import seeds_command

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from wedlock.errors import WedlockError
-from wedlock.games import GAMES, game_named
-from wedlock.lines import Line
-from wedlock.movefile import load_json, named_in, parse_moves
-from wedlock.page import page
-from wedlock.pipeline import Position, check_moves_fit, moves_rules, replay_from
-from wedlock.positions import position
-from wedlock.words import counted
+from wedlock.basics.errors import WedlockError
+from wedlock.basics.words import counted
+from wedlock.games.lines import Line
+from wedlock.games.registry import GAMES, game_named
+from wedlock.pictures.page import page
+from wedlock.pipeline.move_files import load_json, named_in, parse_moves
+from wedlock.pipeline.positions import position
+from wedlock.pipeline.solving import Position, check_moves_fit, moves_rules, replay_from
 
 from .common import (
     BadInput,

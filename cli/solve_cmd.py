@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from wedlock.pipeline import Solution, solve
-from wedlock.search import LOST, UNKNOWN, WON
-from wedlock.shown import printable
+from wedlock.basics.printable import printable
+from wedlock.pipeline.solving import Solution, solve
+from wedlock.search.exhaustive import LOST, UNKNOWN, WON
 
 from . import stopping
 from .common import (
@@ -98,7 +98,7 @@ def solve_command(
     unwritten = None
     # The files first: a reader of the text that goes away early (| head) loses nothing.
     if html_file:
-        from wedlock.page import solution_page  # with its styles and script, only for a page
+        from wedlock.pictures.page import solution_page  # with its styles and script, only for a page
 
         try:
             write_page(html_file, solution_page(result, label))

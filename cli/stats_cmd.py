@@ -8,10 +8,10 @@ from typing import Any
 
 import click
 
-from wedlock.games import GAMES
-from wedlock.pictures import draw_stats, pyplot
-from wedlock.records import iter_results, read_records
-from wedlock.stats import Summary, mean_text, summarize
+from wedlock.games.registry import GAMES
+from wedlock.pictures.charts import draw_stats, pyplot
+from wedlock.results.records import iter_results, read_records
+from wedlock.results.stats import Summary, mean_text, summarize
 
 from .common import BadInput, FilePath, check_writable, input_errors, json_option, shown_name, stdin_bytes, write_file
 

@@ -8,24 +8,13 @@ from typing import Any
 
 import click
 
-from wedlock.errors import GameNumberError, MoveSyntaxError, WedlockError
-from wedlock.games import game_named, rules_of
-from wedlock.movefile import parse_moves
-from wedlock.pipeline import Position, check_moves_fit, moves_rules, replay_from
-from wedlock.words import counted
+from wedlock.basics.errors import GameNumberError, MoveSyntaxError, WedlockError
+from wedlock.basics.words import counted
+from wedlock.games.registry import game_named, rules_of
+from wedlock.pipeline.move_files import parse_moves
+from wedlock.pipeline.solving import Position, check_moves_fit, moves_rules, replay_from
 
-from .common import (
-    BadInput,
-    Command,
-    FilePath,
-    _read,
-    choose_start,
-    input_errors,
-    json_option,
-    shown_name,
-    start_game,
-    start_options,
-)
+from .common import BadInput, Command, FilePath, _read, choose_start, input_errors, json_option, shown_name, start_game, start_options
 
 
 @click.command("verify", cls=Command)

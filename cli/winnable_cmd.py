@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from wedlock.games import game_named, rules_of
-from wedlock.tables import table
-from wedlock.winnable import ON_THE_FLY_SECONDS, GaveUp, winnable
+from wedlock.games.registry import game_named, rules_of
+from wedlock.results.tables import table
+from wedlock.results.winnable import ON_THE_FLY_SECONDS, GaveUp, winnable
 
 from .common import (
     COUNT,

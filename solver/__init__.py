@@ -13,68 +13,70 @@ won
 
 from __future__ import annotations
 
-import sys
-from importlib import import_module
-from types import ModuleType
-from typing import TYPE_CHECKING
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-__version__ = "0.6.0"
+from .basics.version import __version__
+from .pipeline import save_formats as _save_formats
 
 # Each name of the API and the module that holds it. They are imported when first used,
 # so that `import wedlock` is quick: the command line's own start (and a Ctrl-C during it)
 # comes before the searches, networkx and the games are loaded.
 _HOMES = {
-    "Card": "cards",
-    "WedlockError": "errors",
-    "Replay": "game",
-    "Hint": "hints",
-    "hint": "hints",
-    "Line": "lines",
-    "Move": "lines",
-    "Analysis": "luck",
-    "analyze": "luck",
-    "Deal": "pipeline",
-    "Position": "pipeline",
-    "Solution": "pipeline",
-    "SolverFault": "pipeline",
-    "deal": "pipeline",
-    "deal_from_file": "pipeline",
-    "solve": "pipeline",
-    "verify": "pipeline",
-    "Played": "players",
-    "play": "players",
-    "position": "positions",
-    "Verdict": "search",
-    "lookup": "tables",
-    "winnable": "winnable",
+    "Card": "basics.cards",
+    "WedlockError": "basics.errors",
+    "Replay": "games.protocol",
+    "Line": "games.lines",
+    "Move": "games.lines",
+    "Deal": "pipeline.solving",
+    "Position": "pipeline.solving",
+    "Solution": "pipeline.solving",
+    "SolverFault": "pipeline.solving",
+    "deal": "pipeline.solving",
+    "deal_from_file": "pipeline.solving",
+    "solve": "pipeline.solving",
+    "verify": "pipeline.solving",
+    "position": "pipeline.positions",
+    "Verdict": "search.exhaustive",
+    "Hint": "playing.hints",
+    "hint": "playing.hints",
+    "Played": "playing.players",
+    "play": "playing.players",
+    "Analysis": "luck.analysis",
+    "analyze": "luck.analysis",
+    "lookup": "results.tables",
+    "winnable": "results.winnable",
 }
 
-if TYPE_CHECKING:
-    from .cards import Card
-    from .errors import WedlockError
-    from .game import Replay
-    from .hints import Hint, hint
-    from .lines import Line, Move
-    from .luck import Analysis, analyze
-    from .pipeline import Deal, Position, Solution, SolverFault, deal, deal_from_file, solve, verify
-    from .players import Played, play
-    from .positions import position
-    from .search import Verdict
-    from .tables import lookup
-    from .winnable import winnable
+if _TYPE_CHECKING:
+    from .basics.cards import Card
+    from .basics.errors import WedlockError
+    from .games.lines import Line, Move
+    from .games.protocol import Replay
+    from .luck.analysis import Analysis, analyze
+    from .pipeline.positions import position
+    from .pipeline.solving import Deal, Position, Solution, SolverFault, deal, deal_from_file, solve, verify
+    from .playing.hints import Hint, hint
+    from .playing.players import Played, play
+    from .results.tables import lookup
+    from .results.winnable import winnable
+    from .search.exhaustive import Verdict
 
 
-class _Package(ModuleType):
-    """The package: a name of the API stays the function it names when the module of the
-    same name (`wedlock.winnable`) is imported, which would otherwise replace it."""
+def _read_pysolfc(source: _save_formats.Source, deadline: float | None) -> Position:
+    from .pysolfc.saved_positions import saved_position  # PySolFC's formats, only for a saved game
 
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _HOMES and isinstance(value, ModuleType):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
+    return saved_position(source, deadline)
 
 
-sys.modules[__name__].__class__ = _Package
+def _write_pysolfc(solution: Solution) -> bytes:
+    from .pysolfc.writer import save_bytes  # PySolFC's formats, only for a save to write
+
+    return save_bytes(solution)
+
+
+# The face reads and writes PySolFC's saves for the pipeline, which names the format only.
+_save_formats.register("pysolfc", _read_pysolfc, _write_pysolfc)
 
 
 def __getattr__(name: str) -> object:
@@ -82,13 +84,14 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'wedlock' has no attribute {name!r}")
-    value = getattr(import_module(f".{home}", __name__), name)
+    value = getattr(_import_module(f".{home}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    """The API, and nothing else."""
+    return sorted(__all__)
 
 
 __all__ = [

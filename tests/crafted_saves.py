@@ -8,7 +8,7 @@ import pickletools
 from functools import cache
 
 import wedlock
-from wedlock.numbering import GameNumber
+from wedlock.basics.numbering import GameNumber
 from wedlock.pysolfc.atomic import Step, played
 from wedlock.pysolfc.history import step_for
 from wedlock.pysolfc.layout import start_layout, talon_of

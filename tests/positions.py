@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from wedlock.cards import full_deck
-from wedlock.deals import numbered_deal
-from wedlock.montecarlo.moves import Consolidate, Move, parse_move
-from wedlock.montecarlo.play import GAP, Position, Table
-from wedlock.montecarlo.rules import MonteCarloRules
-from wedlock.numbering import GameNumber
+from wedlock.basics.cards import full_deck
+from wedlock.basics.deals import numbered_deal
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.montecarlo.moves import Consolidate, Move, parse_move
+from wedlock.games.montecarlo.play import GAP, Position, Table
+from wedlock.games.montecarlo.rules import MonteCarloRules
 
 
 def cards_left(table: Table, pos: Position) -> int:

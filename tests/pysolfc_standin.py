@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import wedlock
-from wedlock.matrimony import moves as matrimony_moves
-from wedlock.montecarlo import moves as monte_carlo_moves
+from wedlock.games.matrimony import moves as matrimony_moves
+from wedlock.games.montecarlo import moves as monte_carlo_moves
 from wedlock.pysolfc.ids import GAMES_BY_ID, MATRIMONY_FOUNDATIONS, MATRIMONY_PILES
 
 NAMES = json.loads((Path(__file__).parent / "golden" / "pysolfc-plugin-names.json").read_text())

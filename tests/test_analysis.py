@@ -16,18 +16,18 @@ from hypothesis import strategies as st
 
 from tests.positions import late_position
 from tests.test_matrimony_spaces import WON_ARNOLD, WON_PYSOL, deal_of, on_and_off_line, random_line
-from wedlock import analysis
-from wedlock.cards import Card, full_deck
-from wedlock.matrimony.moves import Play as MatrimonyPlay
-from wedlock.matrimony.play import Table as MatrimonyTable
-from wedlock.matrimony.player import PlayerView as MatrimonyView
-from wedlock.matrimony.rules import RULE_SETS as MATRIMONY_RULES
-from wedlock.montecarlo.moves import Consolidate
-from wedlock.montecarlo.play import GAP, Position, Table
-from wedlock.montecarlo.player import PlayerView
-from wedlock.montecarlo.rules import RULE_SETS
-from wedlock.plain_space import PlainSpace
-from wedlock.search import LOST, WON, Limits, solve
+from wedlock.basics.cards import Card, full_deck
+from wedlock.games.matrimony.moves import Play as MatrimonyPlay
+from wedlock.games.matrimony.play import Table as MatrimonyTable
+from wedlock.games.matrimony.player import PlayerView as MatrimonyView
+from wedlock.games.matrimony.rules import RULE_SETS as MATRIMONY_RULES
+from wedlock.games.montecarlo.moves import Consolidate
+from wedlock.games.montecarlo.play import GAP, Position, Table
+from wedlock.games.montecarlo.player import PlayerView
+from wedlock.games.montecarlo.rules import RULE_SETS
+from wedlock.games.plain_space import PlainSpace
+from wedlock.search import state_graph as analysis
+from wedlock.search.exhaustive import LOST, WON, Limits, solve
 
 PYSOL = RULE_SETS["pysol"]
 
@@ -279,7 +279,7 @@ def test_monte_carlo_fast_phases_equal_the_move_by_move_walk(name: str) -> None:
 def test_matrimony_pysol_shortest_wins_replay_with_their_shifts() -> None:
     # The printed line must include every shift a PySolFC player makes, to make room for a
     # play and to put a suit that reaches 13 cards into the arrangement the analysis keeps.
-    from wedlock.matrimony import GAME as MATRIMONY
+    from wedlock.games.matrimony import GAME as MATRIMONY
 
     replayed = 0
     for game in WON_PYSOL:
@@ -300,8 +300,8 @@ def test_matrimony_pysol_choices_are_legal_move_for_move() -> None:
     # Every choice the analysis offers, shifts included, replays through the referee from
     # positions along the solver's winning lines; some of them settle a suit at 13 cards.
     from tests.test_matrimony_spaces import winning_line
-    from wedlock.matrimony import GAME as MATRIMONY
-    from wedlock.matrimony.moves import Shift
+    from wedlock.games.matrimony import GAME as MATRIMONY
+    from wedlock.games.matrimony.moves import Shift
 
     rules = MATRIMONY_RULES["pysol"]
     settled_by_a_choice = 0
@@ -334,7 +334,7 @@ class AlwaysWon:
 
 
 def test_playout_estimates_keep_within_what_the_graph_proves() -> None:
-    from wedlock.playouts import estimate
+    from wedlock.luck.playouts import estimate
 
     proven = {"games": 0, "value": 0.25, "low": 0.25, "high": 0.25}
     assert estimate(AlwaysWon(), (Fraction(1, 4), Fraction(1, 4)), 50, "s", False) == proven

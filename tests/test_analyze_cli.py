@@ -11,8 +11,8 @@ import networkx as nx
 import pytest
 
 from tests.test_cli import assert_bad_input, run
-from wedlock import luck
 from wedlock.cli import analyze_cmd as cli_analyze
+from wedlock.luck import analysis as luck
 
 # Monte Carlo game 2 under strict rules has a 17-state graph with a win; Matrimony game 2
 # under Arnold's rules a 2,553-state one.

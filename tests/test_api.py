@@ -13,8 +13,8 @@ import pytest
 import wedlock
 from tests.test_cli import run
 from wedlock import Card, Deal, Line, Move, Solution, Verdict
-from wedlock.errors import DealError, GameNumberError, RulesError
-from wedlock.records import RECORD_KEYS, check_record
+from wedlock.basics.errors import DealError, GameNumberError, RulesError
+from wedlock.results.records import RECORD_KEYS, check_record
 
 
 def modules() -> list[str]:
@@ -34,7 +34,7 @@ def test_docstring_examples_run(name: str) -> None:
 
 
 def test_the_modules_with_the_api_have_examples() -> None:
-    for name in ("wedlock", "wedlock.pipeline", "wedlock.luck", "wedlock.tables", "wedlock.winnable"):
+    for name in ("wedlock", "wedlock.pipeline.solving", "wedlock.luck.analysis", "wedlock.results.tables", "wedlock.results.winnable"):
         tests = doctest.DocTestFinder().find(importlib.import_module(name))
         assert sum(len(t.examples) for t in tests) >= 2, name
 
@@ -121,8 +121,8 @@ def test_matrimony_defaults_to_pysolfcs_rules() -> None:
 
 
 def test_a_solver_fault_is_never_a_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    from wedlock.game import Replay
-    from wedlock.montecarlo import GAME
+    from wedlock.games.montecarlo import GAME
+    from wedlock.games.protocol import Replay
 
     monkeypatch.setattr(GAME, "referee", lambda rules, cards, moves: Replay(False, 0, "made up"))
     with pytest.raises(wedlock.SolverFault, match="made up"):
@@ -200,7 +200,7 @@ def test_lookup_reads_numbers_and_names_as_deal_does() -> None:
 
 
 def test_winnable_gives_up_where_solving_finds_nothing() -> None:
-    from wedlock.winnable import GaveUp
+    from wedlock.results.winnable import GaveUp
 
     found = wedlock.winnable("matrimony", "pysol", lost=True, count=1, start=10_001, time_limit=0.1, patience=0.5)
     with pytest.raises(GaveUp, match="found no further deal proven lost"):

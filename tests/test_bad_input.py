@@ -1,5 +1,5 @@
 """Whatever a user types or a file holds, the readers answer with a value or a named input
-error (wedlock.errors.WedlockError), which the CLI prints as one line: never another
+error (wedlock.basics.errors.WedlockError), which the CLI prints as one line: never another
 exception, which the CLI would show as a traceback.
 
 The text strategies mix arbitrary text with near misses built from the notation's own
@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wedlock.cards import Card, parse_cards
-from wedlock.deals import parse_deal_text
-from wedlock.errors import WedlockError
-from wedlock.games import GAMES
-from wedlock.movefile import parse_moves
-from wedlock.numbering import GameNumber
-from wedlock.ranges import parse_range
-from wedlock.records import check_record, read_results
+from wedlock.basics.cards import Card, parse_cards
+from wedlock.basics.deals import parse_deal_text
+from wedlock.basics.errors import WedlockError
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.registry import GAMES
+from wedlock.pipeline.move_files import parse_moves
+from wedlock.results.ranges import parse_range
+from wedlock.results.records import check_record, read_results
 
 WORDS = (
     "pile", "pile 3:", "to", "F", "F3", "F9", "F0", "(J♥", "down)", "up)", "shift", "from", "deal", "redeal",
@@ -211,7 +211,7 @@ def test_a_byte_order_mark_is_not_part_of_the_first_card_or_move(tmp_path: Path)
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)), max_size=8), max_size=5), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_files_read_alike_whatever_their_line_ends(tmp_path: Path, lines: list[str], newline: str) -> None:
-    from wedlock.input_files import read_text
+    from wedlock.basics.input_files import read_text
 
     path = tmp_path / "lines.txt"
     path.write_bytes(newline.join(lines).encode("utf-8"))

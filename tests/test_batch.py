@@ -16,11 +16,12 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wedlock import batch
+from wedlock.basics.intervals import wilson
 from wedlock.cli.main import cli
-from wedlock.ranges import RangeError, parse_range
-from wedlock.records import RECORD_KEYS, ResultsFileError, mend, read_results, to_resume
-from wedlock.stats import summarize, wilson
+from wedlock.results import batch
+from wedlock.results.ranges import RangeError, parse_range
+from wedlock.results.records import RECORD_KEYS, ResultsFileError, mend, read_results, to_resume
+from wedlock.results.stats import summarize
 
 
 def run(*args: str):

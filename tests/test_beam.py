@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wedlock import beam
-from wedlock.beam import Deferred, beam_search
-from wedlock.search import LOST, UNKNOWN, WON, Limits, solve
+from wedlock.search import beam
+from wedlock.search.beam import Deferred, beam_search
+from wedlock.search.exhaustive import LOST, UNKNOWN, WON, Limits, solve
 
 
 class Ladder:

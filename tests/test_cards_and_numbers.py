@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pysol_cards.random import MTRandom
 
-from wedlock.cards import Card, full_deck
-from wedlock.deals import format_deal_text, numbered_deal, parse_deal_text
-from wedlock.errors import CardError, DealError, GameNumberError
-from wedlock.numbering import GameNumber, shuffled, shuffled_ids
+from wedlock.basics.cards import Card, full_deck
+from wedlock.basics.deals import format_deal_text, numbered_deal, parse_deal_text
+from wedlock.basics.errors import CardError, DealError, GameNumberError
+from wedlock.basics.numbering import GameNumber, shuffled, shuffled_ids
 
 GOLDEN = Path(__file__).parent / "golden"
 VECTORS = [

@@ -18,9 +18,10 @@ import pytest
 from click.testing import CliRunner, Result
 from tqdm._monitor import TMonitor
 
-from wedlock import analysis, core
+from wedlock.basics import compiled as core
 from wedlock.cli.main import cli
-from wedlock.games import GAMES
+from wedlock.games.registry import GAMES
+from wedlock.search import state_graph as analysis
 
 try:  # click < 8.2 mixes stderr into stdout unless told not to
     RUNNER = CliRunner(mix_stderr=False)

@@ -19,7 +19,7 @@ import wedlock as library
 from tests.test_cli import assert_bad_input, run
 from wedlock.cli import common
 from wedlock.cli.main import cli
-from wedlock.games import GAMES
+from wedlock.games.registry import GAMES
 
 COMMANDS = cli.list_commands(click.Context(cli))
 LEAF_COMMANDS = [name for name in COMMANDS if not isinstance(cli.get_command(click.Context(cli), name), click.Group)]  # not `pysolfc`
@@ -343,7 +343,7 @@ def test_the_groups_own_output_into_a_closed_pipe_is_141_too(args: list[str]) ->
 
 
 # What only analysis, pictures or a cluster need: a solve loads none of it.
-HEAVY = ("networkx", "matplotlib", "dask", "distributed", "wedlock.analysis", "wedlock.luck", "wedlock.graph_report", "wedlock.pictures", "wedlock.stats")
+HEAVY = ("networkx", "matplotlib", "dask", "distributed", "wedlock.search.state_graph", "wedlock.luck.analysis", "wedlock.luck.graph_report", "wedlock.pictures.charts", "wedlock.results.stats")
 
 
 def _heavy_loaded(code: str) -> list[str]:

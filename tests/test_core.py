@@ -22,18 +22,18 @@ from hypothesis import strategies as st
 from positions import late_position
 
 from tests.tiers import examples
-from wedlock import core
-from wedlock.deals import numbered_deal
-from wedlock.matrimony import GAME as MATRIMONY
-from wedlock.matrimony.arnold_space import ArnoldSpace
-from wedlock.matrimony.play import Table as MatrimonyTable
-from wedlock.matrimony.rules import RULE_SETS as MATRIMONY_RULES
-from wedlock.montecarlo.play import Table
-from wedlock.montecarlo.rules import RULE_SETS, SLIDE
-from wedlock.montecarlo.spaces import ColumnSpace, SequenceSpace
-from wedlock.numbering import GameNumber
-from wedlock.search import Limits, Outcome, solve
-from wedlock.tables import lookup
+from wedlock.basics import compiled as core
+from wedlock.basics.deals import numbered_deal
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.matrimony import GAME as MATRIMONY
+from wedlock.games.matrimony.arnold_space import ArnoldSpace
+from wedlock.games.matrimony.play import Table as MatrimonyTable
+from wedlock.games.matrimony.rules import RULE_SETS as MATRIMONY_RULES
+from wedlock.games.montecarlo.play import Table
+from wedlock.games.montecarlo.rules import RULE_SETS, SLIDE
+from wedlock.games.montecarlo.spaces import ColumnSpace, SequenceSpace
+from wedlock.results.tables import lookup
+from wedlock.search.exhaustive import Limits, Outcome, solve
 
 MONTE_CARLO = sorted(RULE_SETS)  # the core holds every Monte Carlo rule set's space
 WHOLE_DEALS = {"weddings": 40}

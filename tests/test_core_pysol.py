@@ -21,19 +21,19 @@ from test_core import assert_same, both
 from test_matrimony_spaces import on_and_off_line, random_line
 
 from tests.tiers import examples
-from wedlock import core
-from wedlock.beam import beam_search
-from wedlock.matrimony import GAME
-from wedlock.matrimony.moves import Deal, Move
-from wedlock.matrimony.play import Position, Table
-from wedlock.matrimony.pysol_finish import ExactFrom, NativeFinishSpace, PysolFinishSpace, finishing_beam
-from wedlock.matrimony.pysol_native import NativePhaseSpace
-from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState
-from wedlock.matrimony.quick_stages import Stage
-from wedlock.matrimony.rules import DECK, PILES, RULE_SETS
-from wedlock.matrimony.verify import referee
-from wedlock.search import LOST, UNKNOWN, WON, Limits, solve
-from wedlock.tables import lookup
+from wedlock.basics import compiled as core
+from wedlock.games.matrimony import GAME
+from wedlock.games.matrimony.moves import Deal, Move
+from wedlock.games.matrimony.play import Position, Table
+from wedlock.games.matrimony.pysol_finish import ExactFrom, NativeFinishSpace, PysolFinishSpace, finishing_beam
+from wedlock.games.matrimony.pysol_native import NativePhaseSpace
+from wedlock.games.matrimony.pysol_space import PysolPhaseSpace, PysolSpace, PysolState
+from wedlock.games.matrimony.quick_stages import Stage
+from wedlock.games.matrimony.rules import DECK, PILES, RULE_SETS
+from wedlock.games.matrimony.verify import referee
+from wedlock.results.tables import lookup
+from wedlock.search.beam import beam_search
+from wedlock.search.exhaustive import LOST, UNKNOWN, WON, Limits, solve
 
 PYSOL = RULE_SETS["pysol"]
 needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")

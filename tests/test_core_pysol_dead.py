@@ -24,16 +24,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tiers import examples
-from wedlock import core
-from wedlock.matrimony import pysol_dead, pysol_tangle
-from wedlock.matrimony.deal import numbered_deal
-from wedlock.matrimony.moves import Play, Shift
-from wedlock.matrimony.play import Position, Table
-from wedlock.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle
-from wedlock.matrimony.pysol_space import QUICK_AHEAD_STATES, PysolSpace
-from wedlock.matrimony.pysol_tangle import TANGLE_STATES, Tangles
-from wedlock.matrimony.rules import DECK, PILES, RULE_SETS
-from wedlock.numbering import GameNumber
+from wedlock.basics import compiled as core
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.matrimony import pysol_dead, pysol_tangle
+from wedlock.games.matrimony.deal import numbered_deal
+from wedlock.games.matrimony.moves import Play, Shift
+from wedlock.games.matrimony.play import Position, Table
+from wedlock.games.matrimony.pysol_dead import AHEAD_STATES, SuitPuzzle
+from wedlock.games.matrimony.pysol_space import QUICK_AHEAD_STATES, PysolSpace
+from wedlock.games.matrimony.pysol_tangle import TANGLE_STATES, Tangles
+from wedlock.games.matrimony.rules import DECK, PILES, RULE_SETS
 
 pytestmark = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
 

@@ -36,18 +36,18 @@ from test_core_pysol_dead import good_arguments
 from test_matrimony_spaces import random_line
 
 from tests.tiers import examples
-from wedlock import core
-from wedlock.deals import numbered_deal
-from wedlock.matrimony import GAME as MATRIMONY
-from wedlock.matrimony.arnold_space import ArnoldSpace
-from wedlock.matrimony.play import Table as MatrimonyTable
-from wedlock.matrimony.pysol_space import PysolSpace
-from wedlock.matrimony.rules import RULE_SETS as MATRIMONY_RULES
-from wedlock.montecarlo.play import GAP, Position, Table
-from wedlock.montecarlo.rules import COLUMNS, RULE_SETS, THIRTEEN
-from wedlock.montecarlo.spaces import ColumnSpace, SequenceSpace
-from wedlock.numbering import GameNumber
-from wedlock.search import Limits, solve
+from wedlock.basics import compiled as core
+from wedlock.basics.deals import numbered_deal
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.matrimony import GAME as MATRIMONY
+from wedlock.games.matrimony.arnold_space import ArnoldSpace
+from wedlock.games.matrimony.play import Table as MatrimonyTable
+from wedlock.games.matrimony.pysol_space import PysolSpace
+from wedlock.games.matrimony.rules import RULE_SETS as MATRIMONY_RULES
+from wedlock.games.montecarlo.play import GAP, Position, Table
+from wedlock.games.montecarlo.rules import COLUMNS, RULE_SETS, THIRTEEN
+from wedlock.games.montecarlo.spaces import ColumnSpace, SequenceSpace
+from wedlock.search.exhaustive import Limits, solve
 
 needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")
 pytestmark = needs_core
@@ -185,7 +185,7 @@ def dead_entry() -> Entry:
 
 
 def core_cells(pos: Position) -> tuple[bytes, int]:
-    """A position as the graph takes it (wedlock.montecarlo.player's: 255 for a gap)."""
+    """A position as the graph takes it (wedlock.games.montecarlo.player's: 255 for a gap)."""
     return bytes(255 if c == GAP else c for c in pos.cells), pos.stock
 
 

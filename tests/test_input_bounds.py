@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 import wedlock
 from tests.test_cli import RUNNER, assert_bad_input, run
+from wedlock.basics.deals import parse_deal_text
+from wedlock.basics.errors import InputTooLarge, WedlockError
+from wedlock.basics.input_files import MOST_BYTES, MOST_LINE, bounded
 from wedlock.cli.main import cli
-from wedlock.deals import parse_deal_text
-from wedlock.errors import InputTooLarge, WedlockError
-from wedlock.games import GAMES
-from wedlock.input_files import MOST_BYTES, MOST_LINE, bounded
-from wedlock.movefile import parse_moves
-from wedlock.ranges import parse_range
+from wedlock.games.registry import GAMES
+from wedlock.pipeline.move_files import parse_moves
+from wedlock.results.ranges import parse_range
 
 MEGABYTE = 1_000_000
 SHAPES = {

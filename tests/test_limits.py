@@ -18,9 +18,10 @@ import networkx as nx
 import pytest
 
 from tests.test_cli import run
-from wedlock import analysis, luck
-from wedlock.graph_report import export_graph, write_graphml
-from wedlock.luck import analyze
+from wedlock.luck import analysis as luck
+from wedlock.luck.analysis import analyze
+from wedlock.luck.graph_report import export_graph, write_graphml
+from wedlock.search import state_graph as analysis
 
 SECONDS = 1.5
 BIG = ["monte-carlo", "22", "--rules", "2decks"]  # a graph of millions of states

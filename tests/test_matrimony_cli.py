@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import assert_bad_input, run
-from wedlock.game import EXACT_LABEL
-from wedlock.matrimony import quick_stages
-from wedlock.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace
-from wedlock.matrimony.quick_stages import QUICK_STAGES, Stage
+from wedlock.games.matrimony import quick_stages
+from wedlock.games.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace
+from wedlock.games.matrimony.quick_stages import QUICK_STAGES, Stage
+from wedlock.games.protocol import EXACT_LABEL
 
 GAME_1 = (
     "JD QD 3D 5H JC KH 5S 5H KC KC 8D AS 8C 6C 6H TC 8D 4C JS QC 4H KD 2H TD 8S AC 7C 2H AD 9H "

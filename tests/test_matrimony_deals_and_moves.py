@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wedlock.cards import Card, full_deck
-from wedlock.errors import DealError, MoveSyntaxError
-from wedlock.matrimony import GAME
-from wedlock.matrimony.deal import hooked, numbered_deal
-from wedlock.matrimony.moves import Deal, Play, Redeal, Shift, move_from_json, parse_move
-from wedlock.matrimony.play import Table
-from wedlock.matrimony.rules import RULE_SETS
-from wedlock.numbering import GameNumber
+from wedlock.basics.cards import Card, full_deck
+from wedlock.basics.errors import DealError, MoveSyntaxError
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.matrimony import GAME
+from wedlock.games.matrimony.deal import hooked, numbered_deal
+from wedlock.games.matrimony.moves import Deal, Play, Redeal, Shift, move_from_json, parse_move
+from wedlock.games.matrimony.play import Table
+from wedlock.games.matrimony.rules import RULE_SETS
 
 GOLDEN = Path(__file__).parent / "golden"
 VECTORS = [

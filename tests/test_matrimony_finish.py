@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from tests.test_matrimony_spaces import EXHAUSTIVE, PYSOL, deal_of, pysol_positions
-from wedlock.matrimony.play import Table
-from wedlock.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
-from wedlock.matrimony.pysol_space import PysolPhaseSpace, PysolSpace
-from wedlock.matrimony.quick_stages import Stage
-from wedlock.matrimony.rules import DECK
-from wedlock.matrimony.verify import referee
-from wedlock.search import LOST, WON, Limits, solve
+from wedlock.games.matrimony.play import Table
+from wedlock.games.matrimony.pysol_finish import FINISH_NODES, PysolFinishSpace
+from wedlock.games.matrimony.pysol_space import PysolPhaseSpace, PysolSpace
+from wedlock.games.matrimony.quick_stages import Stage
+from wedlock.games.matrimony.rules import DECK
+from wedlock.games.matrimony.verify import referee
+from wedlock.search.exhaustive import LOST, WON, Limits, solve
 
 
 def redeal_phase_positions():

@@ -18,26 +18,26 @@ from hypothesis import strategies as st
 from test_matrimony_verify import slip
 
 from tests.tiers import examples
-from wedlock.beam import beam_search
-from wedlock.cards import Card
-from wedlock.game import EXACT_LABEL
-from wedlock.lines import CodedLine
-from wedlock.matrimony import GAME, quick_stages
-from wedlock.matrimony.arnold_space import ArnoldSpace
-from wedlock.matrimony.deal import numbered_deal
-from wedlock.matrimony.moves import Deal, Move, Play, Redeal, Shift, coded
-from wedlock.matrimony.play import Position, Table
-from wedlock.matrimony.pysol_dead import _chains
-from wedlock.matrimony.pysol_finish import ExactFrom
-from wedlock.matrimony.pysol_native import NativePhaseSpace
-from wedlock.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
-from wedlock.matrimony.quick_stages import Stage
-from wedlock.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
-from wedlock.matrimony.verify import referee, replay_codes
-from wedlock.numbering import GameNumber
-from wedlock.plain_space import PlainSpace
-from wedlock.portfolio import Budget
-from wedlock.search import LOST, UNKNOWN, WON, Limits, Outcome, solve
+from wedlock.basics.cards import Card
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.lines import CodedLine
+from wedlock.games.matrimony import GAME, quick_stages
+from wedlock.games.matrimony.arnold_space import ArnoldSpace
+from wedlock.games.matrimony.deal import numbered_deal
+from wedlock.games.matrimony.moves import Deal, Move, Play, Redeal, Shift, coded
+from wedlock.games.matrimony.play import Position, Table
+from wedlock.games.matrimony.pysol_dead import _chains
+from wedlock.games.matrimony.pysol_finish import ExactFrom
+from wedlock.games.matrimony.pysol_native import NativePhaseSpace
+from wedlock.games.matrimony.pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace, PysolState
+from wedlock.games.matrimony.quick_stages import Stage
+from wedlock.games.matrimony.rules import DECK, FOUNDATION_CARDS, RULE_SETS, code_of
+from wedlock.games.matrimony.verify import referee, replay_codes
+from wedlock.games.plain_space import PlainSpace
+from wedlock.games.protocol import EXACT_LABEL
+from wedlock.search.beam import beam_search
+from wedlock.search.exhaustive import LOST, UNKNOWN, WON, Limits, Outcome, solve
+from wedlock.search.portfolio import Budget
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
 EXHAUSTIVE = Limits(max_states=None, first_pass=None)

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tiers import examples
-from wedlock.matrimony.pysol_dead import _after, _wanted
-from wedlock.matrimony.pysol_tangle import DONE, Tangles
-from wedlock.matrimony.rules import RULE_SETS
+from wedlock.games.matrimony.pysol_dead import _after, _wanted
+from wedlock.games.matrimony.pysol_tangle import DONE, Tangles
+from wedlock.games.matrimony.rules import RULE_SETS
 
 PYSOL = RULE_SETS["pysol"]
 

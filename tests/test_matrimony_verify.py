@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wedlock.cards import Card, full_deck
-from wedlock.errors import DealError, IllegalMoveError
-from wedlock.matrimony.deal import numbered_deal
-from wedlock.matrimony.moves import DEAL, Deal, Play, Redeal, Shift, coded, move_of
-from wedlock.matrimony.play import Position, Table, redealt
-from wedlock.matrimony.rules import RULE_SETS, card_of
-from wedlock.matrimony.verify import Table as RefTable
-from wedlock.matrimony.verify import Verdict, apply, deal_table, problem_with, referee, replay_codes
-from wedlock.numbering import GameNumber
+from wedlock.basics.cards import Card, full_deck
+from wedlock.basics.errors import DealError, IllegalMoveError
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.matrimony.deal import numbered_deal
+from wedlock.games.matrimony.moves import DEAL, Deal, Play, Redeal, Shift, coded, move_of
+from wedlock.games.matrimony.play import Position, Table, redealt
+from wedlock.games.matrimony.rules import RULE_SETS, card_of
+from wedlock.games.matrimony.verify import Table as RefTable
+from wedlock.games.matrimony.verify import Verdict, apply, deal_table, problem_with, referee, replay_codes
 
 ARNOLD, PYSOL = RULE_SETS["arnold"], RULE_SETS["pysol"]
 C = Card.parse

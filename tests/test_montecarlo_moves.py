@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wedlock.cards import Card
-from wedlock.errors import MoveSyntaxError
-from wedlock.montecarlo.moves import Consolidate, King, Pair, cell_name, move_from_json, parse_cell, parse_move
+from wedlock.basics.cards import Card
+from wedlock.basics.errors import MoveSyntaxError
+from wedlock.games.montecarlo.moves import Consolidate, King, Pair, cell_name, move_from_json, parse_cell, parse_move
 
 cards = st.builds(Card, st.integers(1, 13), st.integers(0, 3))
 cells = st.integers(0, 24)

@@ -14,16 +14,16 @@ import pytest
 from positions import cards_left, late_position, near_win_position, stored_win
 from test_montecarlo_verify import play_out, slip
 
-from wedlock.core import compiled_core
-from wedlock.deals import numbered_deal
-from wedlock.montecarlo import GAME
-from wedlock.montecarlo.moves import Consolidate, coded
-from wedlock.montecarlo.rules import RULE_SETS, SLIDE
-from wedlock.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
-from wedlock.montecarlo.verify import referee, replay_codes
-from wedlock.numbering import GameNumber
-from wedlock.plain_space import PlainSpace
-from wedlock.search import LOST, WON, Limits, solve
+from wedlock.basics.compiled import compiled_core
+from wedlock.basics.deals import numbered_deal
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.montecarlo import GAME
+from wedlock.games.montecarlo.moves import Consolidate, coded
+from wedlock.games.montecarlo.rules import RULE_SETS, SLIDE
+from wedlock.games.montecarlo.spaces import ColumnSpace, PhaseSpace, SequenceSpace
+from wedlock.games.montecarlo.verify import referee, replay_codes
+from wedlock.games.plain_space import PlainSpace
+from wedlock.search.exhaustive import LOST, WON, Limits, solve
 
 EXHAUSTIVE = Limits(max_states=None)
 SIZES = {"pysol": 36, "strict": 40, "5x4": 34, "thirteens": 30, "weddings": 32, "2decks": 44}

@@ -1,4 +1,4 @@
-"""Tests for the independent Monte Carlo referee (`wedlock.montecarlo.verify`).
+"""Tests for the independent Monte Carlo referee (`wedlock.games.montecarlo.verify`).
 
 The expected positions here are worked out by hand or by the small model at the top of this
 file, written again from RULES.md; nothing here calls the solver.
@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tiers import examples
-from wedlock.cards import Card, full_deck, parse_cards
-from wedlock.core import compiled_core
-from wedlock.errors import DealError, IllegalMoveError, RulesError
-from wedlock.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
-from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
-from wedlock.montecarlo.verify import (
+from wedlock.basics.cards import Card, full_deck, parse_cards
+from wedlock.basics.compiled import compiled_core
+from wedlock.basics.errors import DealError, IllegalMoveError, RulesError
+from wedlock.games.montecarlo.moves import Consolidate, King, Move, Pair, coded, move_of
+from wedlock.games.montecarlo.rules import RULE_SETS, MonteCarloRules
+from wedlock.games.montecarlo.verify import (
     Table,
     Verdict,
     _may_consolidate,

@@ -18,13 +18,14 @@ from hypothesis import strategies as st
 
 import wedlock
 from tests.positions import cards_left, late_position
-from wedlock import analysis, core
-from wedlock.deals import numbered_deal
-from wedlock.montecarlo.moves import Consolidate
-from wedlock.montecarlo.play import Position, Table
-from wedlock.montecarlo.player import PlayerView
-from wedlock.montecarlo.rules import RULE_SETS, MonteCarloRules
-from wedlock.numbering import GameNumber
+from wedlock.basics import compiled as core
+from wedlock.basics.deals import numbered_deal
+from wedlock.basics.numbering import GameNumber
+from wedlock.games.montecarlo.moves import Consolidate
+from wedlock.games.montecarlo.play import Position, Table
+from wedlock.games.montecarlo.player import PlayerView
+from wedlock.games.montecarlo.rules import RULE_SETS, MonteCarloRules
+from wedlock.search import state_graph as analysis
 
 MONTE_CARLO = sorted(RULE_SETS)
 needs_core = pytest.mark.skipif(core._core is None, reason="no compiled core was built (no C compiler)")

@@ -271,7 +271,7 @@ def test_ctrl_c_while_wedlock_loads_is_one_line() -> None:
         "import builtins, runpy\n"
         "real = builtins.__import__\n"
         "def stop(name, *args, **kwargs):\n"
-        "    if name == 'wedlock.pipeline':\n"
+        "    if name == 'wedlock.pipeline.solving':\n"
         "        raise KeyboardInterrupt\n"
         "    return real(name, *args, **kwargs)\n"
         "builtins.__import__ = stop\n"

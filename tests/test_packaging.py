@@ -40,7 +40,7 @@ def test_pyproject_maps_the_folders_onto_the_package() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["tool"]["setuptools"]["package-dir"] == {"wedlock": "solver", "wedlock.cli": "cli"}
     data = project["tool"]["setuptools"]["package-data"]
-    assert "py.typed" in data["wedlock"] and "*.bits" in data["wedlock.tables"]
+    assert "py.typed" in data["wedlock"] and "*.bits" in data["wedlock.results.published"]
     assert project["project"]["scripts"] == {"wedlock": "wedlock.cli:run"}
 
 

@@ -17,7 +17,7 @@ import pytest
 
 import wedlock
 from tests.test_cli import run
-from wedlock.page import solution_page
+from wedlock.pictures.page import solution_page
 
 ROOT = Path(__file__).parent.parent
 SHOTS = ROOT / "build" / "screenshots"

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from tests.test_cli import assert_bad_input, run
 from tests.test_stats import line
-from wedlock import luck
-from wedlock.pictures import MOST_BOARDS, chosen_boards
-from wedlock.stats import TIME_EDGES, summarize, time_bin
+from wedlock.luck import analysis as luck
+from wedlock.pictures.charts import MOST_BOARDS, chosen_boards
+from wedlock.results.stats import TIME_EDGES, summarize, time_bin
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -11,8 +11,8 @@ import pytest
 
 import wedlock
 from tests.test_cli import assert_bad_input, run
-from wedlock.players import PLAYERS, NoPeek, PlayerError, play
-from wedlock.positions import played
+from wedlock.pipeline.positions import played
+from wedlock.playing.players import PLAYERS, NoPeek, PlayerError, play
 
 
 def swapped_stock(game: str, number: int, rules: str, left: int) -> tuple[list, list]:

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 import wedlock
 from tests.test_cli import assert_bad_input, run
-from wedlock.errors import IllegalMoveError, PositionError
-from wedlock.games import GAMES
-from wedlock.hints import KEEPS, LOSES, UNKNOWN
-from wedlock.plain_space import PlainSpace
-from wedlock.positions import played
-from wedlock.search import LOST, WON, Limits, solve
+from wedlock.basics.errors import IllegalMoveError, PositionError
+from wedlock.games.plain_space import PlainSpace
+from wedlock.games.registry import GAMES
+from wedlock.pipeline.positions import played
+from wedlock.playing.hints import KEEPS, LOSES, UNKNOWN
+from wedlock.search.exhaustive import LOST, WON, Limits, solve
 
 RULE_SETS = [(g.name, r) for g in GAMES.values() for r in g.rule_sets]
 
@@ -72,7 +72,7 @@ def test_a_monte_carlo_position_that_cannot_arise_says_why(grid: str, says: str)
 
 
 def test_a_grid_that_fits_several_stock_counts_needs_the_count() -> None:
-    from wedlock.montecarlo.positions import stock_counts
+    from wedlock.games.montecarlo.seen import stock_counts
 
     rng = random.Random(11)
     for _ in range(2000):

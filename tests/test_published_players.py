@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from wedlock.records import iter_results
-from wedlock.stats import summarize
+from wedlock.results.records import iter_results
+from wedlock.results.stats import summarize
 
 DATA = Path(__file__).parent.parent / "data"
 FILES = sorted(DATA.glob("*-players-*.jsonl.gz"))

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import wedlock
 from tests.tiers import examples
-from wedlock.errors import PositionError, SavedGameError
-from wedlock.numbering import GameNumber
+from wedlock.basics.errors import PositionError, SavedGameError
+from wedlock.basics.numbering import GameNumber
 from wedlock.pysolfc import saves
 from wedlock.pysolfc.atomic import Layout, MoveCards, UpdateStack, played
 from wedlock.pysolfc.history import move_for, step_for

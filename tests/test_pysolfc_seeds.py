@@ -13,8 +13,8 @@ from click.testing import CliRunner
 import wedlock
 from wedlock.cli.main import cli
 from wedlock.pysolfc.seeds import ALWAYS_SOLVABLE, POOL_SIZE, NotAPool, PoolError, module_text, pool, pool_numbers
-from wedlock.search import Verdict
-from wedlock.tables import table
+from wedlock.results.tables import table
+from wedlock.search.exhaustive import Verdict
 
 ROOT = Path(__file__).parent.parent
 PATCH = ROOT / "contrib" / "pysolfc" / "always-solvable.patch"

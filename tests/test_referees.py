@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wedlock.games import GAMES
-from wedlock.lines import codes_of
-from wedlock.matrimony import moves as matrimony_moves
-from wedlock.matrimony import verify as matrimony_verify
-from wedlock.montecarlo import moves as montecarlo_moves
-from wedlock.montecarlo import verify as montecarlo_verify
-from wedlock.search import WON, Limits
+from wedlock.games.lines import codes_of
+from wedlock.games.matrimony import moves as matrimony_moves
+from wedlock.games.matrimony import verify as matrimony_verify
+from wedlock.games.montecarlo import moves as montecarlo_moves
+from wedlock.games.montecarlo import verify as montecarlo_verify
+from wedlock.games.registry import GAMES
+from wedlock.search.exhaustive import WON, Limits
 
 REFEREES = {"monte-carlo": (montecarlo_verify, montecarlo_moves), "matrimony": (matrimony_verify, matrimony_moves)}
 RULES = [(game, name) for game in GAMES.values() for name in game.rule_sets]

@@ -13,9 +13,9 @@ import pytest
 from tests.test_cli import RUNNER, assert_bad_input, run
 from tests.test_input_bounds import quickly
 from wedlock import __version__
+from wedlock.basics.input_files import MOST_RESULTS_LINE
 from wedlock.cli.main import cli
-from wedlock.input_files import MOST_RESULTS_LINE
-from wedlock.records import ResultsFileError, read_results, to_resume
+from wedlock.results.records import ResultsFileError, read_results, to_resume
 
 
 def record(number: int, verdict: str = "won", version: str = __version__, game: str = "monte-carlo", rules: str = "pysol") -> dict:

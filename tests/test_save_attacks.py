@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 import wedlock
 from tests import crafted_saves as crafted
+from wedlock.basics.errors import InputTooLarge, OutOfTime, SavedGameError
+from wedlock.basics.input_files import MOST_BYTES
 from wedlock.cli.main import cli
-from wedlock.errors import InputTooLarge, OutOfTime, SavedGameError
-from wedlock.input_files import MOST_BYTES
-from wedlock.page import page
+from wedlock.pictures.page import page
 from wedlock.pysolfc import saves
 from wedlock.pysolfc.pickle_reader import MOST_DEPTH, MOST_KEYS, MOST_STACK, PickleReader
 from wedlock.pysolfc.saved_positions import position_of

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wedlock.errors import LimitError
-from wedlock.search import LOST, UNKNOWN, Limits, solve
+from wedlock.basics.errors import LimitError
+from wedlock.search.exhaustive import LOST, UNKNOWN, Limits, solve
 
 
 class Ring:

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_cli import run
-from wedlock import spill
-from wedlock.stats import summarize
+from wedlock.results import external_sort as spill
+from wedlock.results.stats import summarize
 
 ROOT = Path(__file__).parent.parent
 

@@ -11,9 +11,9 @@ import pytest
 
 import wedlock
 from tests.test_cli import assert_bad_input, run
-from wedlock.records import iter_results
-from wedlock.search import Verdict
-from wedlock.tables import Table, TableError, build, file_name, lookup, table
+from wedlock.results.records import iter_results
+from wedlock.results.tables import Table, TableError, build, file_name, lookup, table
+from wedlock.search.exhaustive import Verdict
 
 DATA = Path(__file__).parent.parent / "data"
 PAIRS = [("monte-carlo", r) for r in ("pysol", "strict", "5x4", "thirteens", "weddings", "2decks")] + [

@@ -15,8 +15,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..pipeline import DEFAULT_MAX_STATES, Position, solve
-from ..search import Verdict
+from ..pipeline.solving import DEFAULT_MAX_STATES, Position, solve
+from ..search.exhaustive import Verdict
 from .reading import position_key
 
 MOST_KEPT = 50_000  # answers kept; past it the oldest are dropped

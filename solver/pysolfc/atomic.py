@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SavedGameError
-from ..words import counted
+from ..basics.errors import SavedGameError
+from ..basics.words import counted
 
 
 @dataclass(frozen=True)

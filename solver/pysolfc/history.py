@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import SavedGameError
-from ..matrimony import moves as matrimony
-from ..matrimony.rules import MatrimonyRules
-from ..montecarlo import moves as montecarlo
-from ..montecarlo.rules import SLIDE, MonteCarloRules
+from ..basics.errors import SavedGameError
+from ..games.matrimony import moves as matrimony
+from ..games.matrimony.rules import MatrimonyRules
+from ..games.montecarlo import moves as montecarlo
+from ..games.montecarlo.rules import SLIDE, MonteCarloRules
 from . import ids
 from .atomic import Atomic, Flip, Layout, MoveCards, NextRound, Step, UpdateStack
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card
-from ..matrimony import moves as matrimony_moves
-from ..montecarlo import moves as montecarlo_moves
+from ..basics.cards import Card
+from ..games.matrimony import moves as matrimony_moves
+from ..games.montecarlo import moves as montecarlo_moves
 
 # PySolFC's id of each game wedlock solves, by wedlock's game and rule set.
 GAME_IDS = {

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from .. import __version__
+from ..basics.version import __version__
 
 PLUGIN_FILE = "wedlock_plugin.py"
 MARK = "# Written by `wedlock pysolfc install`"  # the line that tells wedlock's file from another

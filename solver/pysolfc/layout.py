@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Card
-from ..errors import SavedGameError
-from ..matrimony import verify as matrimony
-from ..matrimony.deal import DECK0_JD, DECK0_QD
-from ..matrimony.rules import MatrimonyRules
-from ..montecarlo import verify as montecarlo
-from ..numbering import GameNumber, shuffled_ids
+from ..basics.cards import Card
+from ..basics.errors import SavedGameError
+from ..basics.numbering import GameNumber, shuffled_ids
+from ..games.matrimony import verify as matrimony
+from ..games.matrimony.deal import DECK0_JD, DECK0_QD
+from ..games.matrimony.rules import MatrimonyRules
+from ..games.montecarlo import verify as montecarlo
 from . import ids
 from .atomic import Layout, Stack
 

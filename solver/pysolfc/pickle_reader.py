@@ -31,8 +31,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import OutOfTime, SavedGameError
-from ..shown import printable
+from ..basics.errors import OutOfTime, SavedGameError
+from ..basics.printable import printable
 
 MOST_DEPTH = 8  # a save nests 6 deep: GameMoves, its attributes, the history, a step, a move, its attributes
 MOST_KEYS = 64  # a save's widest dict is GameStatsStruct's attributes: 17 items

@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..search import Verdict
+from ..search.exhaustive import Verdict
 from .advisor import Advice, Advisor
 from .ids import GAME_IDS, Drag, StockClick, action_of
 from .reading import NotReadable, names_of, position_key, position_of

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ..cards import Card
-from ..errors import WedlockError
-from ..games import game_named, rules_of
-from ..matrimony import verify as matrimony_table
-from ..matrimony.rules import DECK, PILES, ROUNDS, code_of
-from ..montecarlo import verify as monte_carlo_table
-from ..pipeline import Position, deal
+from ..basics.cards import Card
+from ..basics.errors import WedlockError
+from ..games.matrimony import verify as matrimony_table
+from ..games.matrimony.rules import DECK, PILES, ROUNDS, code_of
+from ..games.montecarlo import verify as monte_carlo_table
+from ..games.registry import game_named, rules_of
+from ..pipeline.solving import Position, deal
 from .ids import CELLS, GAMES_BY_ID
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..errors import IllegalMoveError, OutOfTime, PositionError, SavedGameError
-from ..lines import Line
-from ..pipeline import Deal, Position, deal
-from ..shown import printable
+from ..basics.errors import IllegalMoveError, OutOfTime, PositionError, SavedGameError
+from ..basics.printable import printable
+from ..games.lines import Line
+from ..pipeline.solving import Deal, Position, deal
 from .atomic import Layout, played, shape, unplayed
 from .history import move_for, step_for
 from .layout import layout_of, same_cards, seen_of, start_layout, talon_of

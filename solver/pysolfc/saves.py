@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import SavedGameError
-from ..input_files import MOST_BYTES, UNREADABLE, read_bytes, why_unreadable
-from ..numbering import MS_LIMIT, MS_MAX_SEED, GameNumber
-from ..shown import printable
+from ..basics.errors import SavedGameError
+from ..basics.input_files import MOST_BYTES, UNREADABLE, read_bytes, why_unreadable
+from ..basics.numbering import MS_LIMIT, MS_MAX_SEED, GameNumber
+from ..basics.printable import printable
 from . import ids
 from .atomic import Atomic, Flip, Layout, MoveCards, NextRound, Step, UpdateStack
 from .pickle_reader import Made, Named, PickleReader, crafted

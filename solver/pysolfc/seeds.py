@@ -18,12 +18,12 @@ import shlex
 import textwrap
 from dataclasses import dataclass
 
-from .. import __version__
-from ..errors import RulesError, WedlockError
-from ..games import game_named, rules_of
-from ..numbering import MS_LIMIT
-from ..tables import Table, table
-from ..winnable import winnable
+from ..basics.errors import RulesError, WedlockError
+from ..basics.numbering import MS_LIMIT
+from ..basics.version import __version__
+from ..games.registry import game_named, rules_of
+from ..results.tables import Table, table
+from ..results.winnable import winnable
 from .ids import GAME_IDS
 
 POOL_SIZE = 4000  # numbers a pool holds unless told otherwise (docs/PYSOLFC.md says why)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..errors import WedlockError
-from ..search import Verdict
-from ..tables import table
+from ..basics.errors import WedlockError
+from ..results.tables import table
+from ..search.exhaustive import Verdict
 from .ids import ALWAYS_SOLVABLE_IDS, GAME_IDS
 
 # Each game's name in PySolFC's game list, by wedlock's game and rule set.

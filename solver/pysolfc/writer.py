@@ -16,10 +16,10 @@ import random
 import time
 from typing import Any
 
-from ..errors import SavedGameError
-from ..numbering import GameNumber, shuffled
-from ..pipeline import Deal, Position, Solution, SolverFault
-from ..search import Verdict
+from ..basics.errors import SavedGameError
+from ..basics.numbering import GameNumber, shuffled
+from ..pipeline.solving import Deal, Position, Solution, SolverFault
+from ..search.exhaustive import Verdict
 from . import ids
 from .atomic import Atomic, Flip, Layout, MoveCards, NextRound, Step, played
 from .history import step_for

@@ -20,11 +20,11 @@ import engine
 import pytest
 
 import wedlock
-from wedlock.frames import frames
-from wedlock.numbering import MS_LIMIT, GameNumber
+from wedlock.basics.numbering import MS_LIMIT, GameNumber
+from wedlock.pipeline.line_layouts import frames
 from wedlock.pysolfc.ids import GAME_IDS
 from wedlock.pysolfc.seeds import ALWAYS_SOLVABLE
-from wedlock.search import Verdict
+from wedlock.search.exhaustive import Verdict
 
 ROOT = Path(__file__).parent.parent.parent
 CONTRIB = ROOT / "contrib" / "pysolfc"

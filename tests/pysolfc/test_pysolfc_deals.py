@@ -7,7 +7,7 @@ import random
 import pytest
 
 import wedlock
-from wedlock.frames import frames
+from wedlock.pipeline.line_layouts import frames
 
 CASES = [("monte-carlo", "pysol"), ("monte-carlo", "weddings"), ("monte-carlo", "2decks"), ("matrimony", "pysol")]
 

@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 import wedlock
+from wedlock.basics.numbering import GameNumber
 from wedlock.cli.main import cli
-from wedlock.numbering import GameNumber
 from wedlock.pysolfc import plugin
 from wedlock.pysolfc.advisor import Advisor
 from wedlock.pysolfc.ids import ALWAYS_SOLVABLE_IDS, GAME_IDS, StockClick, action_of
