@@ -25,7 +25,7 @@ from wedlock.basics.input_files import UNREADABLE, read_stream, read_text, read_
 from wedlock.basics.numbering import GameNumber
 from wedlock.basics.printable import printable
 from wedlock.basics.words import counted
-from wedlock.games.registry import RuleSetNotGame, catalogue, game_named
+from wedlock.games.registry import RuleSetNotGame, catalogue, game_named, pysolfc_named, rules_of
 from wedlock.pipeline.move_files import named_in
 from wedlock.pipeline.positions import position
 from wedlock.pipeline.solving import Deal, Position, deal, deal_from_file
@@ -40,8 +40,9 @@ CANNOT_WRITE = 5  # an output the system refused: never a verdict's status
 SOLVE_SECONDS = 120  # the default --time-limit of solve and analyze: an answer within minutes
 COUNT = click.IntRange(min=1, max=MOST)  # a count a limit gives: what the search can count to
 
-GAMES_HELP = "\b\nGames and their rule sets (--rules; any case), PySolFC's own by its names:\n" + "\n".join(
-    "  " + line for line in catalogue()
+GAMES_HELP = (
+    "\b\nGames and their rule sets (--rules; any case), PySolFC's own by its names, which\n"
+    "GAME takes too (weddings is monte-carlo --rules weddings):\n" + "\n".join("  " + line for line in catalogue())
 )
 
 
@@ -79,18 +80,50 @@ class Command(click.Command):
             if not token.startswith("-"):
                 positional.append(i)
         if positional and self.params and self.params[0].name == "game_name":
-            self._check_game(ctx, args, positional[0])
+            args = self._game_args(ctx, args, positional[0])
         return super().parse_args(ctx, args)
 
-    def _check_game(self, ctx: click.Context, args: list[str], at: int) -> None:
+    def _game_args(self, ctx: click.Context, args: list[str], at: int) -> list[str]:
+        """The arguments with the game read: PySolFC's name of one of its games (`weddings`,
+        `Monte Carlo (2 Decks)`) is wedlock's game and that rule set, which `--rules`, when
+        given, must name too; a rule set typed for the game gets the line to type instead."""
         try:
             game_named(args[at])
+            return args
         except RuleSetNotGame as err:
+            failed: WedlockError = err
+        except WedlockError as err:
+            failed = err
+        named = pysolfc_named(args[at])
+        if named is not None:
+            game, implied = named
+            given = _rules_given(args)
+            if given is None:
+                return [*args[:at], game.name, *args[at + 1 :], "--rules", implied.name]
+            try:
+                agrees = rules_of(game, given) is implied
+            except WedlockError:
+                agrees = False
+            if not agrees:
+                raise BadInput(f"{printable(args[at])} is PySolFC's {implied.pysolfc}: {game.name} under its {implied.name} rules, not --rules {printable(given)}")
+            return [*args[:at], game.name, *args[at + 1 :]]
+        if isinstance(failed, RuleSetNotGame):
             rest = _without_rules([a for i, a in enumerate(args) if i != at])
-            line = shlex.join([*ctx.command_path.split(), err.game, *rest, "--rules", err.rules])
-            raise BadInput(f"{err.rules} is a rule set of {err.game}: {line}") from None
-        except WedlockError:
-            pass  # an unknown game: the command says so, with the list of games
+            line = shlex.join([*ctx.command_path.split(), failed.game, *rest, "--rules", failed.rules])
+            raise BadInput(f"{failed.rules} is a rule set of {failed.game}: {line}") from None
+        return args  # an unknown game: the command says so, with the list of games
+
+
+def _rules_given(args: list[str]) -> str | None:
+    """The value of `--rules` among the arguments, if it is given."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--rules" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--rules="):
+            return arg[len("--rules=") :]
+    return None
 
 
 def _without_rules(args: list[str]) -> list[str]:

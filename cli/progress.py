@@ -2,7 +2,7 @@
 
 A PySolFC Matrimony deal that the first quick searches do not win may search for many
 minutes at the default limits (game 763: 20 minutes, won by the 24th of its searches); the
-line says which search runs (`Progress` in solver/game.py), how many there are, and how
+line says which search runs (`Progress` in solver/games/protocol.py), how many there are, and how
 long it has been, its clock ticking while one search runs."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 /* Matrimony under Peter Arnold's rules as a compiled space: the twin of ArnoldSpace in
- * wedlock/matrimony/arnold_space.py, which says why each phase, safe play and dead line
+ * wedlock/games/matrimony/arnold_space.py, which says why each phase, safe play and dead line
  * is sound. The functions here follow that file's, name for name.
  *
  * A state: the stock's next deal index, the redeal steps made, the eight foundation counts

@@ -1,11 +1,11 @@
-/* The compiled core: the search of wedlock/search.py and some of its spaces, in C.
+/* The compiled core: the search of wedlock/search/exhaustive.py and some of its spaces, in C.
  *
  * A space here is a set of C functions over states that are byte strings. A state is its
  * own canonical key (the space reduces it before handing it out), so the search hashes
  * states directly. Each expansion lists the children in the same order as the Python
  * space, with a step per child that the space turns back into the Python space's step
- * object; the search is a line-by-line twin of search.py's, so both report the same
- * verdicts and the same state counts (tests/test_core.py).
+ * object; the search is a line-by-line twin of search/exhaustive.py's, so both report the same
+ * verdicts and the same state counts (tests/search/test_core.py).
  */
 #ifndef WEDLOCK_CORE_H
 #define WEDLOCK_CORE_H
@@ -112,11 +112,11 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
  * search.Limits allows (counts from 0, a first pass from 1, seconds from 0, not NaN); 0, or
  * -1 with a Python error set (ValueError, TypeError or OverflowError). */
 int core_read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_states, PyObject *first_pass, limits *lim);
-/* Search `sp` from `root` and give search.py's Outcome fields as a tuple (verdict, steps,
+/* Search `sp` from `root` and give search/exhaustive.py's Outcome fields as a tuple (verdict, steps,
  * states, nodes, limit or None); releases `sp`. */
 PyObject *core_run(space *sp, const uint8_t *root, size_t root_len, const limits *lim);
 
-/* Monte Carlo rule sets that slide the grid closed (wedlock/montecarlo/spaces.py's
+/* Monte Carlo rule sets that slide the grid closed (wedlock/games/montecarlo/spaces.py's
  * SequenceSpace): `ranks` is the deal's rank sequence, grid first, at most MC_MAX_CARDS. A
  * space is made only for a grid that slide_grid_fits; NULL when memory ran out. */
 enum { MC_MAX_CARDS = 104 };
@@ -133,7 +133,7 @@ enum { COLUMNS_MAX_STATE = 1 + 8 + 25 };
 int columns_readable(int rows, int cols, const uint8_t *rank_list, size_t total, const uint8_t *state, size_t len);
 space *column_space_new(int rows, int cols, const uint8_t *rank_list, int total, const uint8_t *root, size_t root_len, int root_dead);
 
-/* Matrimony under Arnold's rules (wedlock/matrimony/arnold_space.py's ArnoldSpace): the
+/* Matrimony under Arnold's rules (wedlock/games/matrimony/arnold_space.py's ArnoldSpace): the
  * deal's 104 card codes, each foundation's 13 codes in order, each code's two foundations,
  * the diamond foundations building up and down, and the Python objects a step holds. A
  * state is at most ARNOLD_MAX_STATE bytes; a space is made only for what arnold_readable
@@ -143,7 +143,7 @@ int arnold_readable(const uint8_t *codes, const uint8_t *takes, const uint8_t *h
 space *arnold_space_new(const uint8_t *codes, const uint8_t *takes, const uint8_t *homes, int up, int down, PyObject *deal_move,
                         PyObject *redeal_class);
 
-/* Matrimony under PySolFC's rules (wedlock/matrimony/pysol_space.py's PysolSpace), in pysol.c:
+/* Matrimony under PySolFC's rules (wedlock/games/matrimony/pysol_space.py's PysolSpace), in pysol.c:
  * the module's function, which reads the deal, the rules and the start state itself. */
 PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs);
 /* The same space a phase at a time, for beams: a PysolPhases object. */
@@ -155,7 +155,7 @@ extern PyTypeObject graph_type;
 PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* Python's random.Random(seed).shuffle, so the search's later passes visit children in the
- * same order as search.py's. */
+ * same order as search/exhaustive.py's. */
 typedef struct {
     uint32_t mt[624];
     int index;

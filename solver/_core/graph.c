@@ -1,5 +1,5 @@
 /* The state graph of a Monte Carlo deal in arrays, and its figures: the twin of
- * wedlock/analysis.py's `build` and `figures` over montecarlo/player.py's `phase_exits`.
+ * wedlock/search/state_graph.py's `build` and `figures` over games/montecarlo/player.py's `phase_exits`.
  *
  * A node is a phase-start position: the deal index in each cell (GAP_CELL for a gap) and
  * the deal index of the stock's top card. Its key, as in Python, is the ranks on the grid

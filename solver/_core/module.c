@@ -1,4 +1,4 @@
-/* wedlock._core: the compiled search, called by wedlock/core.py. */
+/* wedlock._core: the compiled search, called by wedlock/basics/compiled.py. */
 #include "core.h"
 #include "pysol_dead.h"
 #include "referee.h"
@@ -37,7 +37,7 @@ int core_read_limits(PyObject *node_limit, PyObject *time_limit, PyObject *max_s
     return 0;
 }
 
-/* Search `sp` from `root` and give search.py's Outcome fields as a tuple:
+/* Search `sp` from `root` and give search/exhaustive.py's Outcome fields as a tuple:
  * (verdict, steps, states, nodes, limit or None). Releases `sp`. */
 PyObject *core_run(space *sp, const uint8_t *root, size_t root_len, const limits *lim) {
     result res;

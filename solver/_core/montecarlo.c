@@ -1,5 +1,5 @@
 /* Monte Carlo's sliding rule sets as a compiled space: the twin of SequenceSpace in
- * wedlock/montecarlo/spaces.py (read there why one edge a phase is exact).
+ * wedlock/games/montecarlo/spaces.py (read there why one edge a phase is exact).
  *
  * A state is the rank sequence of the grid read in order followed by the stock: a byte
  * holding the number of cards, then the ranks two to a byte, low nibble first. Suits never

@@ -1,5 +1,5 @@
 /* Matrimony under PySolFC's rules as a compiled space: the twin of PysolSpace in
- * wedlock/matrimony/pysol_space.py (one decision per edge: the first playable card is
+ * wedlock/games/matrimony/pysol_space.py (one decision per edge: the first playable card is
  * played now or held back), which says why the safe plays and the holds lose no win. The
  * functions here follow that file's, name for name; the lost tests are pysol_dead.c.
  *

@@ -1,6 +1,6 @@
-/* The "lost" tests of PySolFC's Matrimony in C: a twin of wedlock/matrimony/pysol_dead.py
+/* The "lost" tests of PySolFC's Matrimony in C: a twin of wedlock/games/matrimony/pysol_dead.py
  * (SuitPuzzle: the one-suit puzzle over the settled piles, and with the redeals ahead) and
- * of wedlock/matrimony/pysol_tangle.py (Tangles: the two-suit puzzle), combined as
+ * of wedlock/games/matrimony/pysol_tangle.py (Tangles: the two-suit puzzle), combined as
  * PysolSuits.dead combines them. The docstrings there explain the puzzles and why they are
  * sound; this file explains only how it follows them.
  *

@@ -1,4 +1,4 @@
-/* The "lost" tests of PySolFC's Matrimony (wedlock/matrimony/pysol_dead.py and
+/* The "lost" tests of PySolFC's Matrimony (wedlock/games/matrimony/pysol_dead.py and
  * pysol_tangle.py) in C: the one-suit puzzle over the settled piles, with the redeals ahead
  * when asked, and the two-suit puzzle. Same answers as the Python tests, budgets included.
  * No Python object is touched: the space calls these without the GIL. */

@@ -1,10 +1,10 @@
 /* The Monte Carlo family's referee on small ints, in C: it replays a line of coded moves
  * on a deal and says whether the line wins, and how many of its moves are legal.
  *
- * It is the twin of `replay_codes` in wedlock/montecarlo/verify.py, written again from the
+ * It is the twin of `replay_codes` in wedlock/games/montecarlo/verify.py, written again from the
  * rules (docs/RULES.md) and sharing nothing with the search: no move generator, no
  * neighbour table, no state encoding. The search finds a line; this file only checks one.
- * tests/test_referees.py holds it to the Python replay and to the reference referee on
+ * tests/games/test_referees.py holds it to the Python replay and to the reference referee on
  * random lines, legal or not, and on the solver's lines, whole and damaged.
  *
  * A card is its code, 13 * suit + rank - 1, so its rank is code % 13 + 1. The table is one

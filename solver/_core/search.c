@@ -1,7 +1,7 @@
-/* The search of wedlock/search.py, step for step: depth-first passes with a transposition
+/* The search of wedlock/search/exhaustive.py, step for step: depth-first passes with a transposition
  * table, a pass cut short at its budget of generated states and restarted with twice the
  * budget and the children in a random order (Python's own shuffle, seeded the same way),
- * the states proven lost kept across passes. See search.py for why this is exact. */
+ * the states proven lost kept across passes. See search/exhaustive.py for why this is exact. */
 #include "core.h"
 
 #include <limits.h>
@@ -200,7 +200,7 @@ typedef struct {
 typedef struct {
     space *sp;
     const limits *lim;
-    table seen; /* search.py's `seen` (entry.pass == this pass) and `closed` together */
+    table seen; /* search/exhaustive.py's `seen` (entry.pass == this pass) and `closed` together */
     long long closed, nodes, open;
     double started;
     frame *frames;

@@ -2,8 +2,8 @@
 
 The core is built by `pip install .` wherever a C compiler is found, and skipped without
 one. Where it exists, `search.solve` hands it the spaces it knows (a space offers itself
-through `native`); it searches exactly as search.py does, so verdicts and state counts are
-the same either way (tests/test_core.py). Setting WEDLOCK_PURE=1 runs the pure-Python
+through `native`); it searches exactly as search/exhaustive.py does, so verdicts and state counts are
+the same either way (tests/search/test_core.py). Setting WEDLOCK_PURE=1 runs the pure-Python
 search even where the core was built.
 """
 

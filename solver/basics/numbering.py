@@ -72,7 +72,7 @@ def _whole(digits: str, shown: str) -> int:
 def shuffled_ids(number: GameNumber, decks: int) -> list[int]:
     """PySolFC card ids in dealing order (first dealt first) for `number` (the compiled
     core's copy of the Mersenne Twister shuffle where it can take the seed;
-    tests/test_cards_and_numbers.py holds the two to the same deals)."""
+    tests/basics/test_cards_and_numbers.py holds the two to the same deals)."""
     if not number.microsoft and number.seed < 2**64:
         core = compiled_core()
         if core is not None:
@@ -98,7 +98,7 @@ def shuffled(number: GameNumber, decks: int) -> tuple[list[int], LCRandom31 | Ra
         # pysol_cards' MTRandom is Python's own Mersenne Twister seeded with the number,
         # whose randint(0, i) is int(random() * (i + 1)). Its constructor also copies the
         # generator's whole state, which costs more than the shuffle: the generator is used
-        # bare (tests/test_cards_and_numbers.py checks it against MTRandom).
+        # bare (tests/basics/test_cards_and_numbers.py checks it against MTRandom).
         rng = Random(number.seed)
         random = rng.random
         for i in range(len(ids) - 1, 0, -1):

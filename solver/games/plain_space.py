@@ -33,7 +33,7 @@ class PlainSpace(Generic[P, M]):
 
     Where moves can undo each other (shifts under PySolFC's Matrimony rules) the space has
     cycles; it is called acyclic only when the caller says so, and the search then may
-    restart (search.py).
+    restart (search/exhaustive.py).
     """
 
     def __init__(self, table: MoveTable[P, M], start: P | None = None, acyclic: bool = False) -> None:

@@ -138,7 +138,7 @@ class Game(Protocol):
         ...
 
     def layout(self, rules: Any, seen: Any) -> dict[str, Any]:
-        """A position as the page (`page.py`) draws it: JSON-ready, cards as text."""
+        """A position as the page (`pictures/page.py`) draws it: JSON-ready, cards as text."""
         ...
 
     def touches(self, rules: Any, seen: Any, move: Any) -> list[dict[str, Any]]:

@@ -42,6 +42,19 @@ def game_named(name: str) -> Game:
     raise RulesError(f"unknown game {_shown(name.strip())}; choose one of {', '.join(GAMES)}")
 
 
+def pysolfc_named(name: str) -> tuple[Game, Any] | None:
+    """The game and rule set that PySolFC lists as a game of its own under `name` (any case
+    and spacing: `Weddings`, `Monte Carlo (2 Decks)`), or None."""
+    if not isinstance(name, str):
+        return None
+    squeezed = _squeezed(name)
+    for game in GAMES.values():
+        for rules in game.rule_sets.values():
+            if rules.pysolfc and squeezed == _squeezed(rules.pysolfc):
+                return game, rules
+    return None
+
+
 def rules_of(game: Game, name: str | None) -> Any:
     """The rule set `name` of `game`, its default when None. The name is read in any case
     and spacing (`2 decks` is `2decks`), and PySolFC's own name of a game or its title
@@ -87,7 +100,8 @@ def rules_titled(game: Game, text: str) -> Any | None:
 
 def catalogue() -> list[str]:
     """The games and their rule sets, a line each, for --help: PySolFC's own games by the
-    name PySolFC gives them, the others by what sets them apart."""
+    name PySolFC gives them (which the command line takes as GAME too), the others by what
+    sets them apart."""
     lines = []
     width = max(len(g.name) for g in GAMES.values()) + 2
     for game in GAMES.values():

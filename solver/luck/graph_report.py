@@ -1,5 +1,5 @@
 """The analysis as data and as files: JSON-ready figures, GraphML and Graphviz DOT
-(pictures are `pictures.py`).
+(pictures are `pictures/charts.py`).
 
 Moves are written in the game's own notation; a choice of several primitive moves (a
 PySolFC Matrimony play with the shifts that make room for it) is written with "; " between

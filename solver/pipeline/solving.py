@@ -32,7 +32,7 @@ from ..basics.version import __version__
 from ..basics.words import counted
 from ..games.lines import Line, Move
 from ..games.protocol import Game, Progress, Replay
-from ..games.registry import GAMES, game_named, rules_of
+from ..games.registry import GAMES, game_named, pysolfc_named, rules_of
 from ..search.exhaustive import Limits, Verdict
 from . import save_formats
 from .move_files import MoveList, named_in, parse_moves
@@ -128,14 +128,14 @@ def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal
     >>> deal("matrimony", 1).title
     'Matrimony (PySolFC)'
     """
-    chosen = game_of(game)
+    chosen, rule_set = game_and_rules(game, rules)
     if isinstance(source, Deal):
         if source.game is not chosen:
             raise DealError(f"that is a deal of {source.game.name}, not of {chosen.name}")
-        if rules is None or rules_of(chosen, rules) is source.rules:
+        named_rules = rules is not None or (isinstance(game, str) and not _is_game_name(game))  # `weddings` names its rules
+        if not named_rules or rule_set is source.rules:
             return source
-        return Deal(chosen, rules_of(chosen, rules), tuple(_checked(chosen, rules_of(chosen, rules), source.cards)), source.number)
-    rule_set = rules_of(chosen, rules)
+        return Deal(chosen, rule_set, tuple(_checked(chosen, rule_set, source.cards)), source.number)
     if isinstance(source, str):
         bounded(source, "the deal")
     number = _number_in(source)
@@ -151,6 +151,32 @@ def deal(game: str | Game, source: DealSource, rules: str | None = None) -> Deal
     return Deal(chosen, rule_set, tuple(_checked(chosen, rule_set, cards)), None)
 
 
+def game_and_rules(game: str | Game, rules: str | None) -> tuple[Game, Any]:
+    """The game and rule set a caller names: the game by its name, or by PySolFC's name of
+    one of its games (`weddings`, `Monte Carlo (2 Decks)`), which names the rule set too;
+    the rule set by `rules`, which must then agree, else the game's default."""
+    if isinstance(game, str) and not _is_game_name(game):
+        named = pysolfc_named(game)
+        if named is not None:
+            chosen, implied = named
+            if rules is not None and rules_of(chosen, rules) is not implied:
+                raise RulesError(
+                    f"{printable(game.strip())} is PySolFC's {implied.pysolfc}: {chosen.name} under its {implied.name} rules, "
+                    f"not {rules_of(chosen, rules).name}"
+                )
+            return chosen, implied
+    chosen = game_of(game)
+    return chosen, rules_of(chosen, rules)
+
+
+def _is_game_name(name: str) -> bool:
+    try:
+        game_named(name)
+    except RulesError:
+        return False
+    return True
+
+
 def game_of(game: str | Game) -> Game:
     """The game a caller names: its name (any case) or the game itself."""
     if isinstance(game, str):
@@ -164,8 +190,7 @@ def deal_from_file(game: str | Game, path: str | Path, rules: str | None = None)
     """The deal in a deal file (the cards in dealing order; see `deals`)."""
     if not isinstance(path, (str, Path)):
         raise DealError(f"a deal file is named by its path, not {type(path).__name__}")
-    chosen = game_of(game)
-    rule_set = rules_of(chosen, rules)
+    chosen, rule_set = game_and_rules(game, rules)
     cards = read_deal_file(path, chosen.decks(rule_set))
     return Deal(chosen, rule_set, tuple(_checked(chosen, rule_set, cards)), None)
 

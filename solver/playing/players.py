@@ -39,7 +39,7 @@ from ..basics.errors import WedlockError
 from ..games.lines import Line
 from ..games.protocol import Game, starting_choice
 from ..pipeline.positions import played, position
-from ..pipeline.solving import DealSource, Position, checked_limits, game_of
+from ..pipeline.solving import DealSource, Position, checked_limits
 from ..search.exhaustive import Limits, Verdict, limit_reached
 
 PLAYERS: tuple[str, ...] = ("perfect", "no-peek", "greedy", "random")
@@ -136,7 +136,7 @@ def play(
         raise PlayerError(f"samples is a whole number from 1 to {MOST_SAMPLES:,}; not {samples!r}")
     checked_limits(time_limit=sample_seconds)
     checked_limits(time_limit=time_limit)
-    start = source if isinstance(source, Position) else position(game_of(game), source, rules)
+    start = source if isinstance(source, Position) else position(game, source, rules)
     started = time.perf_counter()
     clock = Clock(started, time_limit)
     try:

@@ -22,6 +22,7 @@ from ..basics.errors import RulesError, WedlockError
 from ..basics.numbering import MS_LIMIT
 from ..basics.version import __version__
 from ..games.registry import game_named, rules_of
+from ..pipeline.solving import game_and_rules
 from ..results.tables import Table, table
 from ..results.winnable import winnable
 from .ids import GAME_IDS
@@ -78,8 +79,7 @@ class Pool:
 def pool(game: str, rules: str | None = None, count: int = POOL_SIZE, seed: str = DEFAULT_SEED) -> Pool:
     """`count` game numbers drawn at random from those the shipped table proves winnable,
     for a game PySolFC has; the same arguments give the same numbers."""
-    chosen = game_named(game)
-    rule_set = rules_of(chosen, rules)
+    chosen, rule_set = game_and_rules(game, rules)
     if (chosen.name, rule_set.name) not in GAME_IDS:
         theirs = ", ".join(f"{g} --rules {r}" for g, r in GAME_IDS)
         raise PoolError(f"{rule_set.title} is not a PySolFC game; seed pools are for {theirs}")

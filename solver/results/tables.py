@@ -24,7 +24,7 @@ from typing import Any
 
 from ..basics.errors import GameNumberError, RulesError, WedlockError
 from ..basics.numbering import MS_LIMIT, GameNumber
-from ..games.registry import game_named, rules_of
+from ..pipeline.solving import game_and_rules
 from ..search.exhaustive import Verdict
 from .records import conflict
 
@@ -181,10 +181,9 @@ def lookup(game: str, number: int | str, rules: str | None = None) -> Verdict | 
     >>> table("monte-carlo", "pysol").counts()
     {'won': 888174, 'lost': 111826, 'unknown': 0}
     """
-    chosen = game_named(game) if isinstance(game, str) else None
-    if chosen is None:
+    if not isinstance(game, str):
         raise RulesError(f"a game is named by text, like 'monte-carlo', not {type(game).__name__}")
-    rule_set = rules_of(chosen, rules)
+    chosen, rule_set = game_and_rules(game, rules)
     if isinstance(number, bool) or not isinstance(number, (int, str)):
         raise GameNumberError(f"bad game number {number!r}")
     parsed = GameNumber.parse(str(number))

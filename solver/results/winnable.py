@@ -11,8 +11,7 @@ from typing import Any
 
 from ..basics.errors import WedlockError
 from ..games.protocol import Game
-from ..games.registry import rules_of
-from ..pipeline.solving import checked_limits, game_of, solve
+from ..pipeline.solving import checked_limits, game_and_rules, solve
 from ..playing.players import is_seed
 from ..search.exhaustive import Verdict
 from .ranges import RangeError
@@ -63,8 +62,7 @@ def winnable(
     >>> [f.number for f in winnable("monte-carlo", count=3, random=True, seed=1)]
     [596855, 888601, 841239]
     """
-    chosen = game_of(game)
-    rule_set = rules_of(chosen, rules)
+    chosen, rule_set = game_and_rules(game, rules)
     for name, value, needed in (("count", count, True), ("start", start, True), ("stop", stop, False)):
         if (value is not None or needed) and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise RangeError(f"{name} is a whole number, 1 or more; not {value!r}")

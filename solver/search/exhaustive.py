@@ -16,7 +16,7 @@ exact on any graph. Monte Carlo's spaces and Matrimony under Arnold's rules only
 forward; Matrimony under PySolFC's rules, whose shifts can be undone, is searched in one
 pass. `Limits(first_pass=None)` asks for one pass on any space.
 
-A space may also offer a compiled twin of itself (`native`, see core.py): then the whole
+A space may also offer a compiled twin of itself (`native`, see basics/compiled.py): then the whole
 search runs in C, pass for pass as here, with the same verdict, steps and state counts.
 """
 

@@ -2,7 +2,7 @@
 loaded as PySolFC loads its plugins, then its hints alone win each game (every hinted move
 accepted by PySolFC's rules), its Demo wins, and its Always Solvable games deal numbers
 proven winnable. The names of PySolFC's objects the plugin uses (and the stand-in of
-tests/pysolfc_standin.py offers) are checked here against PySolFC's own classes."""
+tests/pysolfc/pysolfc_standin.py offers) are checked here against PySolFC's own classes."""
 
 from __future__ import annotations
 

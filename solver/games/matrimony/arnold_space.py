@@ -78,7 +78,7 @@ class ArnoldSpace:
         return pos._replace(foundations=canonical_foundations(self.rules, pos.foundations))
 
     def native(self) -> Callable[..., tuple] | None:
-        """The compiled core's search of this space (see core.py), when it was built. Its
+        """The compiled core's search of this space (see basics/compiled.py), when it was built. Its
         state: stock, redeals, the foundation counts, the pile lengths, then the piles."""
         core = compiled_core()
         if core is None:

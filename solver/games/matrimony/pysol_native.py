@@ -3,7 +3,7 @@
 `NativePhaseSpace` is `PysolPhaseSpace` (pysol_space.py) with its phases, playouts and dead
 tests run in C (`wedlock._core.PysolPhases`): the same ends of each phase in the same order,
 so a beam over it keeps the same states, counts the same nodes and finds the same win
-(tests/test_core_pysol.py). Its states are the exact space's keys (`PysolSpace.key`),
+(tests/games/test_core_pysol.py). Its states are the exact space's keys (`PysolSpace.key`),
 bytes that are their own key; a step is the bytes of the exact steps a phase is made of,
 which `moves` reads back. The Python space stays the statement of what a phase is.
 """

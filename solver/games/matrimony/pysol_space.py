@@ -22,7 +22,7 @@ only the lines that play until nothing more can be played before each deal or re
 much smaller and finds most of the wins there are quickly, but its "lost" proves nothing,
 so the solver tries it first and then the exact space. `PysolHoldSpace` adds the line that
 holds back everything but the safe plays before each deal or redeal; `PysolPhaseSpace` is
-the exact space a whole phase at a time, cut to its first outcomes, for beams (beam.py).
+the exact space a whole phase at a time, cut to its first outcomes, for beams (search/beam.py).
 The quick spaces only look for wins, where a node is worth more than a long proof that a
 position is dead: their dead test gives up on the redeals ahead sooner (QUICK_AHEAD_STATES)
 and skips the two-suit puzzle, which cuts less but never wrongly.
@@ -288,7 +288,7 @@ class PysolSuits:
         its suit's runs, and two cards at one end are the two copies.
         The other copy under X in a pile still to be redealt breaks the proof: the redeal
         deals the two out onto different piles, and L may play that copy first, onto the
-        foundation L' has given X (tests/test_matrimony_spaces.py has such a position).
+        foundation L' has given X (tests/games/test_matrimony_spaces.py has such a position).
         """
         if pos.stock < DECK:
             return False
@@ -486,7 +486,7 @@ class PysolSpace(PysolSuits):
         return Position(tuple(piles), tuple(key[at : at + 8]), key[at + 8], key[at + 9])
 
     def native(self) -> Callable[..., tuple] | None:
-        """The compiled core's search of this space (see core.py), when it was built."""
+        """The compiled core's search of this space (see basics/compiled.py), when it was built."""
         return self.native_from(self.start())
 
     def native_from(self, root: PysolState) -> Callable[..., tuple] | None:
@@ -612,7 +612,7 @@ class PysolPhaseSpace(PysolSpace):
     def greedy_phase(self, state: PysolState) -> Iterator[tuple[tuple, PysolState]]:
         """The exact space's first line through the phase, and its end before the dead test:
         at each choice the play, or the hold where the play is dead (nothing when both are).
-        The line a beam's playouts follow (beam.py)."""
+        The line a beam's playouts follow (search/beam.py)."""
         steps = []
         while True:
             edge = next(self.edges(state, check_ends=False), None)

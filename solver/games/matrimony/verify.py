@@ -223,8 +223,8 @@ def _apply(rules: MatrimonyRules, table: Table, move: Move) -> Table:
 # the cards it takes, in order), the stock a list with the index of its next card; nothing
 # is built per move. It says only whether a line wins and how many of its moves are legal;
 # `referee` above stays the reference, and gives the words for a line that does not win.
-# tests/test_matrimony_verify.py checks that the two agree on random lines, legal or not,
-# and tests/test_referees.py on the solver's lines, whole and damaged.
+# tests/games/test_matrimony_verify.py checks that the two agree on random lines, legal or not,
+# and tests/games/test_referees.py on the solver's lines, whole and damaged.
 
 
 def replay_codes(rules: MatrimonyRules, deal: Sequence[Card], moves: Sequence[Coded]) -> tuple[bool, int]:

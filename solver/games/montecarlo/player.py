@@ -11,7 +11,7 @@ searching the grid again.
 The same fact gives `phase_exits`, the fast path the analysis takes instead of walking a
 phase move by move: the positions inside a phase are the phase start minus the cells of a
 set of disjoint removals, so a phase is a dynamic programme over cell masks, in order of
-cards removed. tests/test_analysis.py checks it against the move-by-move walk.
+cards removed. tests/search/test_analysis.py checks it against the move-by-move walk.
 
 Where the compiled core was built, `native_graph` builds the whole state graph there
 (solver/_core/graph.c walks the same phases the same way), and the analysis computes its

@@ -9,7 +9,7 @@ phase's consolidation depends only on which cells were emptied, not on the order
 consolidation straight after a first is never allowed (a consolidated grid has no gap before
 a card, and gaps only once the stock is empty). So the plain game's reachable phase-start
 positions are exactly those reached by "remove the cells of one matching, then consolidate
-if allowed", one edge per distinct set of emptied cells. tests/test_montecarlo_spaces.py
+if allowed", one edge per distinct set of emptied cells. tests/games/test_montecarlo_spaces.py
 compares the verdicts of the phase spaces with the plain one on positions small enough to
 search fully.
 
@@ -99,7 +99,7 @@ class SequenceSpace:
         return self._start
 
     def native(self) -> Callable[..., tuple] | None:
-        """The compiled core's search of this space (see core.py), when it was built; its
+        """The compiled core's search of this space (see basics/compiled.py), when it was built; its
         states are rank sequences, as this space's keys are."""
         core = compiled_core()
         if core is None or (self.rules.strict and self.rules.decks > 1):  # the core's strict phases hold one deck
@@ -139,7 +139,7 @@ class SequenceSpace:
     def codes(self, steps: Sequence[CellPairs]) -> list[Coded]:
         """A line of steps as coded moves (`moves.Coded`): each phase's removals, then the
         consolidation after them when the rules allow one. The compiled core's copy where it
-        was built (tests/test_montecarlo_spaces.py holds the two alike), else `codes_python`."""
+        was built (tests/games/test_montecarlo_spaces.py holds the two alike), else `codes_python`."""
         core = compiled_core()
         if core is None or len(self._start) > 104:
             return self.codes_python(steps)
@@ -193,7 +193,7 @@ class ColumnSpace:
     a card that cannot come to touch any partner even if everything else that might go went
     first (`_stuck`) can never be removed, where its partners are only those that some such
     pairing-off of its rank allows (`_pairings`). Either way the position is lost.
-    tests/test_montecarlo_spaces.py checks both against the plain search.
+    tests/games/test_montecarlo_spaces.py checks both against the plain search.
     """
 
     acyclic = True  # every phase removes cards
@@ -235,7 +235,7 @@ class ColumnSpace:
         return self._start
 
     def native(self) -> Callable[..., tuple] | None:
-        """The compiled core's search of this space (see core.py), when it was built. Its
+        """The compiled core's search of this space (see basics/compiled.py), when it was built. Its
         state: the stock's place, the column heights, then each column's ranks from the top."""
         core = compiled_core()
         if core is None:

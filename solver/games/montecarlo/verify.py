@@ -246,8 +246,8 @@ def _consolidate(rules: MonteCarloRules, table: Table) -> Table:
 # its moves are legal; `referee` above stays the reference, and gives the words for a line
 # that does not win. The compiled core has the same replay in C (`_core/referee.c`, written
 # from the rules as this one is, and sharing nothing with the search), which the pipeline
-# uses where it was built. tests/test_montecarlo_verify.py checks that they all agree on
-# random lines, legal or not, and tests/test_referees.py on the solver's lines, whole and
+# uses where it was built. tests/games/test_montecarlo_verify.py checks that they all agree on
+# random lines, legal or not, and tests/games/test_referees.py on the solver's lines, whole and
 # damaged.
 
 
