@@ -86,11 +86,11 @@ def parse_position(rules: MatrimonyRules, deal: Sequence[Card], text: str) -> Se
     if stock is None:
         raise PositionError("no stock line: give its count, as stock (54), or stock: empty; next redeal: pile 16 (0 of 16 made)")
     foundations = tuple(_foundation(rules, f, tops[f]) for f in range(len(rules.foundations)))
-    for f, found in enumerate(rules.foundations):
-        other = [g for g, twin in enumerate(rules.foundations) if g != f and twin.suit == found.suit]
-        if found.filled and not foundations[f] and not any(len(foundations[g]) == FOUNDATION_CARDS for g in other):
+    for f, base in enumerate(rules.foundations):
+        other = [g for g, twin in enumerate(rules.foundations) if g != f and twin.suit == base.suit]
+        if base.filled and not foundations[f] and not any(len(foundations[g]) == FOUNDATION_CARDS for g in other):
             # a shift took its base to the suit's other foundation, which then holds all 13
-            raise PositionError(f"F{f + 1} ({found.label}) starts filled: it is empty only once its base has gone to a full foundation")
+            raise PositionError(f"F{f + 1} ({base.label}) starts filled: it is empty only once its base has gone to a full foundation")
     return _consistent(deal, tuple(piles[p] for p in range(PILES)), foundations, stock, redeals)
 
 
