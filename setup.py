@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 CORE = Extension(
     "wedlock._core",
     sources=["solver/_core/module.c", "solver/_core/search.c", "solver/_core/montecarlo.c", "solver/_core/arnold.c", "solver/_core/graph.c",
-             "solver/_core/pysol_dead.c", "solver/_core/pysol.c", "solver/_core/referee.c"],
+             "solver/_core/pysol_dead.c", "solver/_core/pysol.c", "solver/_core/referee.c", "solver/_core/pysol_rollouts.c"],
     depends=["solver/_core/core.h", "solver/_core/bignum.h", "solver/_core/bytemap.h", "solver/_core/pysol_dead.h", "solver/_core/referee.h"],
     extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
     optional=True,

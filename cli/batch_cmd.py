@@ -160,7 +160,7 @@ def batch_command(
             bar = stack.enter_context(tqdm(total=len(numbers), initial=len(numbers) - len(todo), unit="deal", file=sys.stderr))
 
         def written() -> str:
-            text = f"{counted(sum(counts.values()), 'result')} written"
+            text = f"{counted(writer.lines(out_path if out_path and os.path.isfile(out_path) else None), 'result')} written"
             if out_path and os.path.isfile(out_path):  # not /dev/full and the like, which --resume refuses
                 text += "; --resume continues"
             return text
@@ -186,6 +186,8 @@ def batch_command(
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM or SIGHUP: the workers are ended on the way out
             results.close()
             _close_quietly(bar)
+            if stream is not sys.stdout:
+                _close_quietly(stream)  # a line the signal caught in the buffer goes out now, before it is counted
             stopping.tell(f"{stopping.word(stop)}: {written()}.")
             sys.exit(stopping.status(stop))
 

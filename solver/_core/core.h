@@ -150,6 +150,9 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs);
 extern PyTypeObject phases_type;
 PyObject *pysol_phases(PyObject *self, PyObject *args, PyObject *kwargs);
 
+/* PySolFC's Matrimony played out by searches that learn while they search (pysol_rollouts.c). */
+PyObject *pysol_rollouts(PyObject *self, PyObject *args, PyObject *kwargs);
+
 /* The state graph of a Monte Carlo deal in arrays, and its exact figures (graph.c). */
 extern PyTypeObject graph_type;
 PyObject *graph_montecarlo(PyObject *self, PyObject *args, PyObject *kwargs);

@@ -214,6 +214,8 @@ static PyMethodDef methods[] = {
      "Search Matrimony under PySolFC's rules, one decision per edge: (verdict, steps, states, nodes, limit)."},
     {"pysol_phases", (PyCFunction)(void (*)(void))pysol_phases, METH_VARARGS | METH_KEYWORDS,
      "PySolFC's exact Matrimony space a phase at a time, for beams: a PysolPhases."},
+    {"pysol_rollouts", (PyCFunction)(void (*)(void))pysol_rollouts, METH_VARARGS | METH_KEYWORDS,
+     "PySolFC's Matrimony searched by playouts (NRPA, NMCS or UCT): (cards down, moves, playouts, stopped)."},
     {"pysol_dead", (PyCFunction)(void (*)(void))pysol_dead_py, METH_VARARGS | METH_KEYWORDS,
      "Whether a PySolFC Matrimony position is lost by the one- and two-suit puzzles (for tests)."},
     {"graph_montecarlo", (PyCFunction)(void (*)(void))graph_montecarlo, METH_VARARGS | METH_KEYWORDS,

@@ -113,7 +113,16 @@ uint32_t twister_below(twister *t, uint32_t n) {
 }
 
 /* ---- the transposition table: each state once, with the pass that saw it and whether
- * it is proven lost ---- */
+ * it is proven lost ----
+ *
+ * Two forms. The full one keeps each state's bytes (in an arena) and an entry of 24 bytes,
+ * and grows as the search goes. The compact one, for the longest searches (a single pass
+ * allowed COMPACT_FROM states or more), keeps 12 bytes a state and nothing else: a 64-bit
+ * hash of the state and 24 bits of a second, independent one, besides the slot the second
+ * hash gives. It is made whole at the start for the search's `max_states` (a slot for each
+ * 0.8 of a state: 15 bytes a state), so it never grows. Two states are taken for one only
+ * when both hashes agree on 88 bits and more: over a billion states the odds that any two
+ * do are below 10^-8 (docs/SOLVER.md, "Proofs of loss"). */
 
 typedef struct {
     uint64_t hash;
@@ -125,15 +134,33 @@ typedef struct {
 
 _Static_assert(CORE_MAX_STATE <= UINT16_MAX, "an entry records the length of every state it may hold");
 
+#define COMPACT_FROM 50000000LL /* states a single pass may hold, from which it keeps them compact */
+enum { TAG_USED = 1u << 31, TAG_CLOSED = 1u << 30, TAG_PASS = 1u << 24, TAG_LOW = (1u << 24) - 1 };
+
 typedef struct {
     entry *slots;
     size_t cap, count;
     uint8_t *arena;
     size_t arena_used, arena_cap;
+    int compact;
+    uint64_t *fp;  /* compact: a state's first hash */
+    uint32_t *tag; /* compact: used, closed, the pass (6 bits), 24 bits of the second hash */
 } table;
 
-static int table_init(table *t) {
+/* A table for the search: compact, made whole for `compact_states`, when it asks for one and
+ * this machine lends the memory for it; else the full one, which grows as it goes (so a
+ * search allowed more states than memory holds keeps what it can, as before). */
+static int table_init(table *t, long long compact_states) {
     memset(t, 0, sizeof *t);
+    if (compact_states > 0 && (unsigned long long)compact_states < SIZE_MAX / 32) {
+        t->compact = 1;
+        t->cap = (size_t)(compact_states / 4) * 5 + 16;
+        t->fp = PyMem_RawCalloc(t->cap, sizeof *t->fp);
+        t->tag = PyMem_RawCalloc(t->cap, sizeof *t->tag);
+        if (t->fp && t->tag) return 0;
+        PyMem_RawFree(t->fp), PyMem_RawFree(t->tag);
+        memset(t, 0, sizeof *t);
+    }
     t->cap = 1 << 12;
     t->slots = PyMem_RawCalloc(t->cap, sizeof(entry));
     return t->slots ? 0 : -1;
@@ -142,6 +169,8 @@ static int table_init(table *t) {
 static void table_free(table *t) {
     PyMem_RawFree(t->slots);
     PyMem_RawFree(t->arena);
+    PyMem_RawFree(t->fp);
+    PyMem_RawFree(t->tag);
 }
 
 static int table_grow(table *t) {
@@ -159,25 +188,57 @@ static int table_grow(table *t) {
     return 0;
 }
 
-/* The entry holding this state, made (unused by any pass, not closed) if new; NULL when
- * memory ran out. The state is at most CORE_MAX_STATE bytes (the search checks). */
-static entry *table_find(table *t, const uint8_t *state, size_t len) {
+/* A second hash of a state, independent of core_hash (other constants, other mixing). */
+static uint64_t second_hash(const uint8_t *p, size_t n) {
+    uint64_t h = 0xD6E8FEB86659FD93ULL + (uint64_t)n * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001B3ULL;
+        h ^= h >> 27;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+enum { NO_SLOT = (size_t)-1 };
+
+/* The slot holding this state, made (unused by any pass, not closed) if new; NO_SLOT when
+ * memory ran out (or a compact table is full). The state is at most CORE_MAX_STATE bytes
+ * (the search checks). */
+static size_t table_find(table *t, const uint8_t *state, size_t len) {
+    if (t->compact) {
+        uint64_t h = core_hash(state, len), g = second_hash(state, len);
+        size_t k = (size_t)(((unsigned __int128)g * t->cap) >> 64); /* the slot from the second hash */
+        uint32_t low = (uint32_t)(g & TAG_LOW);
+        while (t->tag[k] & TAG_USED) {
+            if (t->fp[k] == h && (t->tag[k] & TAG_LOW) == low) return k;
+            k = k + 1 == t->cap ? 0 : k + 1;
+        }
+        if (10 * (t->count + 1) > 9 * t->cap) return NO_SLOT;
+        t->fp[k] = h, t->tag[k] = TAG_USED | low;
+        t->count++;
+        return k;
+    }
     uint64_t h = core_hash(state, len);
     size_t k = h & (t->cap - 1);
     while (t->slots[k].used) {
         entry *e = &t->slots[k];
-        if (e->hash == h && e->len == len && memcmp(t->arena + e->at, state, len) == 0) return e;
+        if (e->hash == h && e->len == len && memcmp(t->arena + e->at, state, len) == 0) return k;
         k = (k + 1) & (t->cap - 1);
     }
     if (10 * (t->count + 1) > 7 * t->cap) {
-        if (table_grow(t) < 0) return NULL;
+        if (table_grow(t) < 0) return NO_SLOT;
         return table_find(t, state, len);
     }
     if (t->arena_used + len > t->arena_cap) {
         size_t cap = t->arena_cap ? 2 * t->arena_cap : 1 << 16;
         while (cap < t->arena_used + len) cap *= 2;
         uint8_t *arena = PyMem_RawRealloc(t->arena, cap);
-        if (!arena) return NULL;
+        if (!arena) return NO_SLOT;
         t->arena = arena, t->arena_cap = cap;
     }
     memcpy(t->arena + t->arena_used, state, len);
@@ -185,7 +246,25 @@ static entry *table_find(table *t, const uint8_t *state, size_t len) {
     e->hash = h, e->at = t->arena_used, e->len = (uint16_t)len, e->pass = 0, e->closed = 0, e->used = 1;
     t->arena_used += len;
     t->count++;
-    return e;
+    return k;
+}
+
+static uint32_t table_pass(const table *t, size_t k) { return t->compact ? (t->tag[k] >> 24) & 63 : t->slots[k].pass; }
+
+static void table_set_pass(table *t, size_t k, uint32_t pass) {
+    if (t->compact)
+        t->tag[k] = (t->tag[k] & ~(63u * TAG_PASS)) | (pass & 63) * TAG_PASS;
+    else
+        t->slots[k].pass = pass;
+}
+
+static int table_closed(const table *t, size_t k) { return t->compact ? (t->tag[k] & TAG_CLOSED) != 0 : t->slots[k].closed; }
+
+static void table_close(table *t, size_t k) {
+    if (t->compact)
+        t->tag[k] |= TAG_CLOSED;
+    else
+        t->slots[k].closed = 1;
 }
 
 /* ---- the search ---- */
@@ -284,9 +363,9 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
     const limits *lim = s->lim;
     long long pass_cap = budget < 0 || budget > LLONG_MAX - s->nodes ? -1 : s->nodes + budget;
     double deadline = lim->time_limit < 0 ? -1 : s->started + lim->time_limit;
-    entry *e = table_find(&s->seen, root, root_len);
-    if (!e) goto no_memory;
-    e->pass = pass_id;
+    size_t e = table_find(&s->seen, root, root_len);
+    if (e == NO_SLOT) goto no_memory;
+    table_set_pass(&s->seen, e, pass_id);
     if (expand(s, 0, root, root_len, shuffle) < 0) return PASS_ERROR;
     size_t depth = 0; /* the path holds depth + 1 states */
     for (;;) {
@@ -296,8 +375,8 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
             size_t i = f->order[f->cursor++], len;
             const uint8_t *child = strings_at(&f->kids.states, i, &len);
             e = table_find(&s->seen, child, len);
-            if (!e) goto no_memory;
-            if (e->pass == pass_id || e->closed) continue;
+            if (e == NO_SLOT) goto no_memory;
+            if (table_pass(&s->seen, e) == pass_id || table_closed(&s->seen, e)) continue;
             s->nodes++;
             if (s->sp->is_won(s->sp, child, len)) {
                 s->open = (long long)depth + 1;
@@ -333,7 +412,7 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
                 s->open = (long long)depth + 1;
                 return PASS_CUT;
             }
-            e->pass = pass_id;
+            table_set_pass(&s->seen, e, pass_id);
             f->chosen = i;
             /* the child's bytes live in this frame, which the next expansion does not touch */
             if (expand(s, depth + 1, child, len, shuffle) < 0) return PASS_ERROR;
@@ -347,8 +426,8 @@ static int pass(search *s, const uint8_t *root, size_t root_len, long long budge
         const uint8_t *state = depth ? strings_at(&s->frames[depth - 1].kids.states, s->frames[depth - 1].chosen, &len) : root;
         if (!depth) len = root_len;
         e = table_find(&s->seen, state, len);
-        if (!e) goto no_memory;
-        if (!e->closed) e->closed = 1, s->closed++;
+        if (e == NO_SLOT) goto no_memory;
+        if (!table_closed(&s->seen, e)) table_close(&s->seen, e), s->closed++;
         if (!depth) {
             s->open = 0;
             return PASS_LOST;
@@ -379,11 +458,12 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
         out->steps = PyList_New(0);
         return out->steps ? 0 : -1;
     }
-    if (table_init(&s.seen) < 0) {
+    long long budget = sp->acyclic ? lim->first_pass : -1;
+    if (table_init(&s.seen, budget < 0 && lim->max_states >= COMPACT_FROM ? lim->max_states : 0) < 0) {
+        table_free(&s.seen);
         PyErr_NoMemory();
         return -1;
     }
-    long long budget = sp->acyclic ? lim->first_pass : -1;
     twister shuffle, *shuffling = NULL;
     int code, rc = 0;
     s.released = PyEval_SaveThread();

@@ -263,14 +263,40 @@ def _record(raw: bytes, where: str) -> dict[str, Any]:
 
 
 class ResultsWriter:
-    """Appends records to a file (or a stream), one whole line per write."""
+    """Appends records to a file (or a stream), one whole line per write, and knows how many
+    it wrote, even when a signal stops it in the middle of one (`lines`)."""
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
+        # (lines written, the line being written or None): each change is one assignment,
+        # so a signal's handler sees the one or the other, never half of a change.
+        self.state: tuple[int, str | None] = (0, None)
 
     def write(self, record: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(record) + "\n")
+        line = json.dumps(record) + "\n"
+        done = self.state[0]
+        self.state = (done, line)
+        self.stream.write(line)
         self.stream.flush()
+        self.state = (done + 1, None)
+
+    def lines(self, path: str | None = None) -> int:
+        """The lines written: with a line caught in the middle, it counts when the file at
+        `path` ends with it (a stream that is no file counts it out)."""
+        done, line = self.state
+        if line is None or path is None:
+            return done
+        data = line.encode("utf-8")
+        try:
+            with open(path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                if size < len(data):
+                    return done
+                f.seek(size - len(data))
+                return done + (f.read() == data)
+        except OSError:
+            return done
 
 
 def preference(record: dict[str, Any]) -> tuple[bool, float, int, int, tuple, tuple]:

@@ -121,6 +121,27 @@ def test_same_answers_at_the_finishing_beams_hand_overs() -> None:
     assert checked >= 6, checked
 
 
+COMPACT = 50_000_000  # states from which a single-pass search keeps them as 12-byte fingerprints (search.c)
+
+
+def test_the_compact_table_answers_as_the_full_one() -> None:
+    """A search allowed COMPACT states or more keeps fingerprints, not states: on positions
+    of random lines and on and off winning lines, it answers with the same verdict, states,
+    nodes and winning steps as the full table (within a node limit, so that both end)."""
+    compared = {WON: 0, LOST: 0, UNKNOWN: 0}
+    rng = random.Random("compact")
+    cases = [random_position(rng.randrange(1, 10**6), n, n % (PILES + 1))[:2] for n in range(34)]
+    cases += [(table, pos) for number in (1, 2) for table, pos, _ in on_and_off_line(PYSOL, number, 4)]
+    for table, pos in cases:
+        space = PysolSpace(table, pos)
+        full = solve(space, Limits(max_states=COMPACT - 1, node_limit=20_000))
+        compact = solve(space, Limits(max_states=COMPACT, node_limit=20_000))
+        assert (full.verdict, full.states, full.nodes, full.steps, full.limit) == (
+            compact.verdict, compact.states, compact.nodes, compact.steps, compact.limit)  # fmt: skip
+        compared[full.verdict] += 1
+    assert compared[WON] >= 3 and compared[LOST] >= 10 and compared[UNKNOWN] >= 3, compared
+
+
 LIMITS = st.one_of(
     st.builds(Limits, node_limit=st.integers(1, 400)),
     st.builds(Limits, max_states=st.integers(1, 400)),

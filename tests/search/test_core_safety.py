@@ -43,6 +43,7 @@ from wedlock.games.matrimony import GAME as MATRIMONY
 from wedlock.games.matrimony.arnold_space import ArnoldSpace
 from wedlock.games.matrimony.play import Table as MatrimonyTable
 from wedlock.games.matrimony.pysol_space import PysolSpace
+from wedlock.games.matrimony.rollouts import position_bytes
 from wedlock.games.matrimony.rules import RULE_SETS as MATRIMONY_RULES
 from wedlock.games.montecarlo.play import GAP, Position, Table
 from wedlock.games.montecarlo.rules import COLUMNS, RULE_SETS, THIRTEEN
@@ -328,6 +329,33 @@ def a_search_answer(answer: Any) -> None:
 
 
 # --- the fuzz ----------------------------------------------------------------------------------
+
+
+@cache
+def rollouts_entry() -> Entry:
+    """pysol_rollouts on game 15, NRPA at level 2, bounded: at most 20 playouts, a second."""
+    table = matrimony_table("pysol", 15)
+    rules = table.rules
+    takes = bytes(code for codes in rules.takes for code in codes)
+    kinds = ("buffer", "buffer", "buffer", "buffer", "buffer", "int", "int", "int", "int", "flag", "object", "seconds", "int", "fixed", "fixed")
+    values = (table.codes, takes, bytes(rules.jack_down), bytes(rules.queen_up), position_bytes(table.start()), 1, 0, 2, 3, False)
+    return Entry("pysol_rollouts", the_core().pysol_rollouts, tuple(zip(kinds, (*values, (2.0, 0.0, 1.0, 0.0), 0.3, 1, 1.0, 20), strict=True)))
+
+
+def a_rollout_answer(answer: Any) -> None:
+    score, moves, playouts, stopped = answer
+    assert 0 <= score <= 104 and isinstance(moves, bytes) and all(m <= 16 for m in moves) and playouts >= 0
+    assert stopped in (None, "time_limit", "max_states")
+
+
+@FUZZ
+@given(data=st.data())
+def test_pysol_rollouts_answers_or_refuses_any_arguments(data: st.DataObject) -> None:
+    entry = rollouts_entry()
+    args = [good if kind == "fixed" else data.draw(st.one_of(st.just(good), junk(kind, good))) for kind, good in entry.args]
+    answered_or_refused(lambda: entry.call(*args), a_rollout_answer)
+
+
 
 
 @pytest.mark.parametrize("name", ["search_slide", "search_columns", "search_arnold", "search_pysol"])
@@ -654,7 +682,7 @@ def raw_memory_fails_after(allowed: int) -> Iterator[list[int]]:
         ctypes.pythonapi.PyMem_SetAllocator(RAW, ctypes.byref(original))
 
 
-@pytest.mark.parametrize("name", ["search_slide", "search_columns", "search_arnold", "search_pysol", "pysol_dead", "pysol_phases"])
+@pytest.mark.parametrize("name", ["search_slide", "search_columns", "search_arnold", "search_pysol", "pysol_dead", "pysol_phases", "pysol_rollouts"])
 def test_memory_running_out_at_any_request_is_a_memory_error(name: str) -> None:
     """Each request for memory the core makes fails in turn: the call raises MemoryError, or
     (when it could do without: a scratch list that need not grow) answers as it would have.
@@ -664,6 +692,8 @@ def test_memory_running_out_at_any_request_is_a_memory_error(name: str) -> None:
         entry = dead_entry()
     elif name == "pysol_phases":
         entry = phases_entry()
+    elif name == "pysol_rollouts":
+        entry = rollouts_entry()
     else:
         entry = next(e for e in quick_entries() if e.name == name)
     state = phase_state()

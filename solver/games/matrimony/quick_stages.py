@@ -15,6 +15,7 @@ from .play import Position, Table
 from .pysol_finish import FINISH_NODES, NativeFinishSpace, PysolFinishSpace, finishing_beam
 from .pysol_native import NativePhaseSpace
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace
+from .rollouts import Rollout, RolloutSpace, rollout_search
 
 COMPILED = {PysolPhaseSpace: NativePhaseSpace, PysolFinishSpace: NativeFinishSpace}  # their twins over the core
 
@@ -23,17 +24,21 @@ class Stage(NamedTuple):
     """One search under PySolFC's rules that only looks for wins (see `quick_win`)."""
 
     kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide;
-    # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py)
-    space: type[PysolGreedySpace | PysolPhaseSpace]
+    # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py);
+    # "rollout": a search by playouts (rollouts.py), `rollout` saying which
+    space: type[PysolGreedySpace | PysolPhaseSpace | RolloutSpace]
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
     seed: int = 0  # beams: the seed of the random tie-break between equal scores
     playouts: bool = False  # PysolPhaseSpace beams: rank states by their greedy playouts
     budget: int | None = None  # "finish": the states of each exact search (FINISH_NODES if None)
+    rollout: Rollout | None = None  # "rollout": the search
 
     @property
     def label(self) -> str:
         """The stage in a few words, as `solve` and batch records name the search that won."""
+        if self.rollout is not None:
+            return self.rollout.label
         if self.kind == "dfs":
             return f"{self.space.label} depth-first, {self.size:,} states"
         words = [f"{self.space.label} beam {self.size:,} wide"]
@@ -52,6 +57,8 @@ class Stage(NamedTuple):
         holds share it: `run` sets what is a stage's own). The phase spaces are walked by
         the compiled core where it runs (the same states, the same order)."""
         kind: Any = self.space
+        if kind is RolloutSpace:
+            return RolloutSpace(table, start)
         if kind in COMPILED and compiled_core() is not None:
             kind = COMPILED[kind]
         if self.holds is None:
@@ -70,6 +77,8 @@ class Stage(NamedTuple):
         if self.kind == "finish":
             nodes = FINISH_NODES if self.budget is None else self.budget
             return finishing_beam(space, self.size, limits, self.seed, self.playouts, nodes)
+        if self.rollout is not None:
+            return rollout_search(space, self.rollout, limits)
         playout = space.greedy_phase if self.playouts else None
         return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred(), playout)
 
