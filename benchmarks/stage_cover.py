@@ -36,7 +36,8 @@ from wedlock.search.exhaustive import WON, Limits  # noqa: E402
 
 RULES = RULE_SETS["pysol"]
 ROLLOUTS = [
-    *(Rollout("nrpa", "decisions", 3, 30, seed=s) for s in (1, 2, 3)),
+    *(Rollout("nrpa", "decisions", 3, 30, seed=s) for s in range(1, 13)),
+    *(Rollout("nrpa", "free", 3, 30, seed=s) for s in (1, 2, 3)),
     *(Rollout("nrpa", "decisions", 3, 50, seed=s) for s in (1, 2, 3, 4, 5)),
     *(Rollout("nrpa", "free", 3, 50, seed=s) for s in (1, 2)),
     Rollout("nrpa", "decisions", 3, 100),
@@ -45,6 +46,13 @@ ROLLOUTS = [
     Rollout("nmcs", "free", 3),
     Rollout("nmcs", "decisions", 3, greedy=True),
     Rollout("nmcs", "decisions", 4),
+    *(Rollout("uct", "decisions", seed=s, exploration=c) for s in (1, 2) for c in (0.1, 0.3)),
+    *(Rollout("nrpa", "decisions", 3, 30, bias=b, seed=s) for b in ((0.5, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 0.0), (1.0, 0.0, 2.0, 0.0)) for s in (1, 2, 3)),
+    *(Rollout("nmcs", "decisions", 3, bias=b) for b in ((0.5, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 0.0))),
+    *(Rollout("nrpa", "pruned", 3, 30, seed=s) for s in (1, 2, 3)),
+    Rollout("nrpa", "pruned", 3, 50),
+    Rollout("nmcs", "pruned", 3),
+    Rollout("nrpa", "pruned", 4, 20),
 ]
 CANDIDATES = {stage.label: stage for stage in (*QUICK_STAGES, *(Stage("rollout", RolloutSpace, 0, rollout=r) for r in ROLLOUTS))}
 

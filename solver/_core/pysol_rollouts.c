@@ -20,6 +20,7 @@
  * copies of the card are down), and the epoch (deals and redeals made): the same decision
  * in every playout. */
 #include "core.h"
+#include "pysol_dead.h"
 
 #include <math.h>
 #include <time.h>
@@ -30,7 +31,8 @@ enum { EPOCHS = 6 + ROUNDS + 1, PLAY_CODES = LABELS * 2 * EPOCHS, CODES = PLAY_C
 enum { MOST_MOVES = PILES + 1, EVENT = PILES, HOLD = PILES + 1 }; /* a move: a pile played, the event, HOLD + a pile */
 enum { MOST_STEPS = 640 }; /* decisions a playout may take: plenty (a line that holds cards again and again is cut there) */
 enum { METHOD_NRPA, METHOD_NMCS, METHOD_UCT };
-enum { MODEL_FREE, MODEL_DECISIONS };
+enum { MODEL_FREE, MODEL_DECISIONS, MODEL_PRUNED };
+enum { AHEAD_STATES = 15 }; /* the pruned model's lost test: the quick spaces' budget for the redeals ahead */
 enum { MOST_LEVEL = 6, MOST_ITERATIONS = 100000 };
 
 typedef struct {
@@ -38,6 +40,7 @@ typedef struct {
     uint8_t pile[PILES][DECK]; /* labels, bottom first */
     uint8_t counts[FOUND];
     uint8_t stock, rounds, epoch;
+    uint8_t dead; /* the pruned model: the lost test said so at the last deal or redeal */
     uint8_t nfrozen, npassed;
     uint8_t frozen[DECK][3]; /* held back: (pile, height, copies down then) */
     uint8_t passed[DECK][2]; /* passed over as a centre: (pile, height) */
@@ -51,7 +54,8 @@ typedef struct {
     uint8_t deal[DECK]; /* the deal's codes, for the stock */
     uint8_t deal_index[52][2]; /* the two copies' places in the deal */
     double bias[4];     /* play, event (or hold), uncover, depth */
-    int model;
+    int model;          /* free, decisions, or decisions with the lost test at each deal and redeal */
+    pysol_dead *lost;   /* the pruned model's lost test (pysol_dead.c) */
 } rgame;
 
 typedef struct {
@@ -72,7 +76,9 @@ typedef struct {
     rstate start;
     twister rng;
     int method, base_greedy;
-    long long playouts, most_playouts;
+    long long playouts, most_playouts; /* most_playouts < 0: no limit */
+    long long held, most_held;          /* UCT: its tree's nodes, and how many it may hold (< 0: no limit) */
+    const char *why;                    /* the limit that stopped it */
     double deadline; /* < 0: none */
     int stopped;     /* 1: a limit, 2: a signal or an error */
     PyThreadState *released;
@@ -229,7 +235,7 @@ static void drop_holds(const rgame *g, rstate *st, int redealt) {
 /* The safe plays, as long as there are any (a held card is set free when its other copy
  * goes down), each written to `out` when given; then the holds that no longer bind go. */
 static void advance(const rgame *g, rstate *st, uint8_t *out, int *n) {
-    if (g->model != MODEL_DECISIONS) return;
+    if (g->model == MODEL_FREE) return;
     for (int again = 1; again;) {
         again = 0;
         if (st->nfrozen) drop_holds(g, st, -1);
@@ -246,6 +252,20 @@ static void advance(const rgame *g, rstate *st, uint8_t *out, int *n) {
     drop_holds(g, st, -1);
 }
 
+/* Whether the lost test (one suit at a time, with the redeals ahead) calls the position
+ * lost for the lines that keep its holds; memory running out leaves it not lost. */
+static uint8_t lost_now(const rgame *g, const rstate *st) {
+    uint8_t codes[PILES][DECK], frozen[DECK * 3], passed[DECK * 2];
+    const uint8_t *piles[PILES];
+    for (int p = 0; p < PILES; p++) {
+        for (int k = 0; k < st->len[p]; k++) codes[p][k] = (uint8_t)card_of(g, st->pile[p][k]);
+        piles[p] = codes[p];
+    }
+    memcpy(frozen, st->frozen, (size_t)st->nfrozen * 3);
+    memcpy(passed, st->passed, (size_t)st->npassed * 2);
+    return pysol_dead_check(g->lost, piles, st->len, st->counts, st->stock, st->rounds, frozen, st->nfrozen, passed, st->npassed, 1, 0) == 1;
+}
+
 /* A decision made: a play, a hold, or the event (then the holds of a redealt pile go). */
 static void apply(const rgame *g, rstate *st, int move) {
     if (move < PILES) {
@@ -253,7 +273,8 @@ static void apply(const rgame *g, rstate *st, int move) {
     } else if (move == EVENT) {
         int redealt = st->stock < DECK ? -1 : PILES - 1 - st->rounds;
         event(st);
-        if (g->model == MODEL_DECISIONS) drop_holds(g, st, redealt);
+        if (g->model != MODEL_FREE) drop_holds(g, st, redealt);
+        if (g->model == MODEL_PRUNED) st->dead = lost_now(g, st);
     } else {
         int p = move - HOLD, h = st->len[p] - 1, code = card_of(g, st->pile[p][h]);
         if (at_thirteen(g, st->counts, code)) {
@@ -285,12 +306,13 @@ static double play_bias(const rgame *g, const rstate *st, int p) {
  * the first card that is not held back, played or held; with none, the event. */
 static void moves_of(const rgame *g, const rstate *st, choices *out) {
     out->n = 0;
+    if (st->dead) return; /* a lost line ends there */
     for (int p = 0; p < PILES; p++) {
         int n = st->len[p];
         if (!n) continue;
         int label = st->pile[p][n - 1], code = card_of(g, label);
         if (!playable(g, st->counts, code)) continue;
-        if (g->model == MODEL_DECISIONS) {
+        if (g->model != MODEL_FREE) {
             if (frozen_at(st, p, n - 1) || (passed_at(st, p, n - 1) && at_thirteen(g, st->counts, code))) continue;
             int base = (label * 2) * EPOCHS + st->epoch;
             out->move[0] = (uint8_t)p, out->code[0] = base, out->bias[0] = play_bias(g, st, p);
@@ -307,7 +329,7 @@ static void moves_of(const rgame *g, const rstate *st, choices *out) {
         int k = out->n++;
         out->move[k] = EVENT;
         out->code[k] = PLAY_CODES + st->epoch;
-        out->bias[k] = g->model == MODEL_DECISIONS ? 0.0 : g->bias[1];
+        out->bias[k] = g->model == MODEL_FREE ? g->bias[1] : 0.0;
     }
 }
 
@@ -329,10 +351,10 @@ static int line_moves(const rgame *g, rstate st, const uint8_t *decisions, int s
 /* Whether the run must stop: a limit (checked every 32 playouts) or Ctrl-C (every 0.05 s). */
 static int stop_now(run *r) {
     if (r->stopped) return 1;
-    if (r->most_playouts >= 0 && r->playouts >= r->most_playouts) return r->stopped = 1;
+    if (r->most_playouts >= 0 && r->playouts >= r->most_playouts) return r->why = "node_limit", r->stopped = 1;
     if (r->playouts % 32) return 0;
     double t = now();
-    if (r->deadline >= 0 && t > r->deadline) return r->stopped = 1;
+    if (r->deadline >= 0 && t > r->deadline) return r->why = "time_limit", r->stopped = 1;
     if (t - r->last_check > 0.05) {
         r->last_check = t;
         PyEval_RestoreThread(r->released);
@@ -498,7 +520,7 @@ typedef struct {
     double total; /* the rewards of the playouts through it: cards down / 104 */
 } tnode;
 
-enum { MOST_NODES = 1 << 25 }; /* past them the tree stops growing: its leaves play out */
+enum { MOST_NODES = 1 << 25 }; /* past them the tree stops growing, whatever the state limit: its leaves play out */
 
 /* UCT from the start: select by UCB1 (the mean reward plus `exploration` times the root of
  * log N / n; an unvisited child first), expand a leaf, play out with the base policy, and
@@ -512,6 +534,7 @@ static int uct(run *r, double exploration, line *best) {
         return -1;
     }
     nodes[0] = (tnode){-1, 0, 0, 0, 0.0};
+    r->held = 1;
     best->score = -1, best->steps = 0;
     int32_t path[MOST_STEPS + 2];
     while (!stop_now(r)) {
@@ -543,6 +566,10 @@ static int uct(run *r, double exploration, line *best) {
             choices c;
             moves_of(r->g, &st, &c);
             if (won(&st)) c.n = 0;
+            if (r->most_held >= 0 && (long long)(count + (size_t)c.n) > r->most_held) {
+                r->why = "max_states", r->stopped = 1; /* the tree holds what it may */
+                break;
+            }
             if (count + (size_t)c.n <= MOST_NODES) {
                 if (count + (size_t)c.n > cap) {
                     size_t more = 2 * cap;
@@ -556,6 +583,7 @@ static int uct(run *r, double exploration, line *best) {
                 nodes[k].child = (int32_t)count, nodes[k].n = (uint8_t)c.n;
                 for (int i = 0; i < c.n; i++) nodes[count + (size_t)i] = (tnode){-1, 0, c.move[i], 0, 0.0};
                 count += (size_t)c.n;
+                r->held = (long long)count;
                 if (c.n) {
                     k = nodes[k].child;
                     trial->move[trial->steps++] = nodes[k].move;
@@ -624,6 +652,8 @@ static int read_start(const uint8_t *s, size_t len, rgame *g, rstate *st) {
     st->stock = s[i + FOUND], st->rounds = s[i + FOUND + 1];
     for (int f = 0; f < FOUND; f++)
         if (st->counts[f] > FC) return -1;
+    for (int su = 0; su < SUITS; su++) /* a suit at 13, however split, as the searches write it */
+        if (st->counts[g->down[su]] + st->counts[g->up[su]] == FC) st->counts[g->down[su]] = 0, st->counts[g->up[su]] = FC;
     if (st->stock > DECK || st->rounds > ROUNDS || (st->stock < DECK && st->rounds)) return -1;
     int cards = 0;
     for (int p = 0; p < PILES; p++) cards += st->len[p];
@@ -635,21 +665,21 @@ static int read_start(const uint8_t *s, size_t len, rgame *g, rstate *st) {
 }
 
 /* pysol_rollouts(deal, takes, down, up, start, model, method, level, iterations, greedy, bias,
- * exploration, seed, time_limit, most_playouts) -> (cards down, moves, playouts, stopped): the best line
+ * exploration, seed, time_limit, most_playouts, most_held) -> (cards down, moves, playouts, held, stopped): the best line
  * found, its primitive moves a byte each (a pile 0-15 whose top card is played, 16 the next
  * deal or redeal). */
 PyObject *pysol_rollouts(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *names[] = {"deal", "takes", "down", "up", "start", "model", "method", "level", "iterations", "greedy", "bias",
-                            "exploration", "seed", "time_limit", "most_playouts", NULL};
+                            "exploration", "seed", "time_limit", "most_playouts", "most_held", NULL};
     Py_buffer deal, takes, down, up, start;
     int model, method, level, iterations, greedy;
     double bias[4], exploration;
     unsigned long long seed;
-    PyObject *time_limit, *most_playouts;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*iiiip(dddd)dKOO", names, &deal, &takes, &down, &up, &start, &model, &method,
+    PyObject *time_limit, *most_playouts, *most_held;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*iiiip(dddd)dKOOO", names, &deal, &takes, &down, &up, &start, &model, &method,
                                      &level, &iterations, &greedy, &bias[0], &bias[1], &bias[2], &bias[3], &exploration, &seed, &time_limit,
-                                     &most_playouts))
+                                     &most_playouts, &most_held))
         return NULL;
     uint8_t d[DECK], t[FOUND * FC], dn[SUITS], u[SUITS], s[DECK + PILES + FOUND + 2];
     int whole = core_copy(&deal, d, sizeof d) == DECK && core_copy(&takes, t, sizeof t) == FOUND * FC &&
@@ -657,7 +687,7 @@ PyObject *pysol_rollouts(PyObject *self, PyObject *args, PyObject *kwargs) {
     Py_ssize_t start_len = core_copy(&start, s, sizeof s);
     PyBuffer_Release(&deal), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up), PyBuffer_Release(&start);
     limits lim;
-    if (core_read_limits(Py_None, time_limit, most_playouts, Py_None, &lim) < 0) return NULL;
+    if (core_read_limits(most_playouts, time_limit, most_held, Py_None, &lim) < 0) return NULL;
     rgame *g = PyMem_RawMalloc(sizeof *g);
     run *r = PyMem_RawMalloc(sizeof *r);
     line *best = PyMem_RawMalloc(sizeof *best);
@@ -668,7 +698,7 @@ PyObject *pysol_rollouts(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     memset(r, 0, sizeof *r);
     int ok = whole && start_len >= 0 && read_game(d, t, dn, u, g) == 0 && read_start(s, (size_t)start_len, g, &r->start) == 0 &&
-             (method == METHOD_NRPA || method == METHOD_NMCS || method == METHOD_UCT) && (model == MODEL_FREE || model == MODEL_DECISIONS) && level >= 0 && level <= MOST_LEVEL && iterations >= 1 &&
+             (method == METHOD_NRPA || method == METHOD_NMCS || method == METHOD_UCT) && (model == MODEL_FREE || model == MODEL_DECISIONS || model == MODEL_PRUNED) && level >= 0 && level <= MOST_LEVEL && iterations >= 1 &&
              iterations <= MOST_ITERATIONS;
     for (int i = 0; i < 4; i++) ok = ok && isfinite(bias[i]) && fabs(bias[i]) <= 1000;
     ok = ok && isfinite(exploration) && exploration >= 0 && exploration <= 1000;
@@ -679,8 +709,19 @@ PyObject *pysol_rollouts(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     memcpy(g->bias, bias, sizeof g->bias);
     g->model = model;
+    g->lost = NULL;
+    if (model == MODEL_PRUNED) {
+        uint8_t place[52];
+        for (int code = 0; code < 52; code++) place[code] = g->rank_in[g->up[code / 13]][code];
+        g->lost = pysol_dead_new(g->down, g->up, place, AHEAD_STATES, 0);
+        if (!g->lost) {
+            PyMem_RawFree(g), PyMem_RawFree(r), PyMem_RawFree(best), PyMem_RawFree(policy);
+            return PyErr_NoMemory();
+        }
+    }
     r->g = g, r->method = method, r->base_greedy = greedy;
-    r->most_playouts = lim.max_states;
+    r->most_playouts = lim.node_limit, r->most_held = lim.max_states;
+    r->held = method == METHOD_UCT ? 1 : level + 1; /* NRPA and NMCS hold a line a level, and the playout's */
     twister_seed(&r->rng, seed);
     r->last_check = now();
     r->deadline = lim.time_limit >= 0 ? r->last_check + lim.time_limit : -1.0;
@@ -704,11 +745,12 @@ PyObject *pysol_rollouts(PyObject *self, PyObject *args, PyObject *kwargs) {
     else if (rc < 0)
         PyErr_NoMemory();
     else {
-        const char *why = !stopped ? NULL : (r->deadline >= 0 && now() > r->deadline ? "time_limit" : "max_states");
+        const char *why = stopped ? r->why : NULL;
         uint8_t moves[DECK + MOST_STEPS];
         int n = best->score < 0 ? 0 : line_moves(g, r->start, best->move, best->steps, moves);
-        out = Py_BuildValue("(iy#Lz)", best->score < 0 ? 0 : best->score, (const char *)moves, (Py_ssize_t)n, playouts, why);
+        out = Py_BuildValue("(iy#LLz)", best->score < 0 ? 0 : best->score, (const char *)moves, (Py_ssize_t)n, playouts, r->held, why);
     }
+    pysol_dead_free(g->lost);
     PyMem_RawFree(g), PyMem_RawFree(r), PyMem_RawFree(best), PyMem_RawFree(policy);
     return out;
 }

@@ -52,7 +52,7 @@ SEARCHES = [
 @pytest.mark.parametrize("search", SEARCHES, ids=[s.label for s in SEARCHES])
 @pytest.mark.parametrize("number", [1, 15, 48])
 def test_the_core_and_its_python_twin_find_the_same_lines(number: int, search: Rollout, monkeypatch: pytest.MonkeyPatch) -> None:
-    limits = Limits(max_states=200)
+    limits = Limits(node_limit=200)
     _, compiled = searched(number, search, limits, False, monkeypatch)
     _, pure = searched(number, search, limits, True, monkeypatch)
     assert (compiled.verdict, compiled.states, compiled.steps, compiled.reason) == (pure.verdict, pure.states, pure.steps, pure.reason)
@@ -75,7 +75,7 @@ def test_the_twins_find_the_same_wins(number: int, search: Rollout, monkeypatch:
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("number", [1, 2, 3, 5980])
 def test_every_win_is_a_line_the_referee_accepts(number: int, model: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    space, out = searched(number, Rollout("nmcs", model, 2, seed=number), Limits(time_limit=30, max_states=50_000), False, monkeypatch)
+    space, out = searched(number, Rollout("nmcs", model, 2, seed=number), Limits(time_limit=30, node_limit=50_000), False, monkeypatch)
     if out.verdict == WON:
         moves = space.moves(out.steps)
         assert GAME.referee(PYSOL, table_of(number).deal, moves).won
@@ -89,7 +89,7 @@ def test_a_search_from_a_position_under_way_wins_from_there(monkeypatch: pytest.
     start = wedlock.position("matrimony", 3, after=wedlock.solve("matrimony", 3).moves.raw()[:10])
     monkeypatch.setattr(quick_stages, "QUICK_STAGES", (Stage("rollout", RolloutSpace, 0, rollout=Rollout(level=2)),))
     answer = wedlock.solve("matrimony", start)
-    assert answer.verdict == "won" and answer.found_by == "NMCS level 2, drawn base, decisions"
+    assert answer.verdict == "won" and answer.found_by == "NMCS search, level 2, drawn base, decisions"
     assert wedlock.verify("matrimony", start, answer.moves).won
 
 
@@ -97,23 +97,26 @@ def test_a_search_from_a_position_under_way_wins_from_there(monkeypatch: pytest.
 def test_a_cut_search_names_its_limit_and_counts_its_playouts(pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if not pure and core._core is None:
         pytest.skip("no compiled core was built")
-    _, out = searched(15, Rollout("nmcs", "decisions", 3), Limits(max_states=123), pure, monkeypatch)
-    assert (out.verdict, out.limit, out.states, out.reason) == (UNKNOWN, "max_states", 123, "state limit 123 reached")
+    _, out = searched(15, Rollout("nmcs", "decisions", 3), Limits(node_limit=123), pure, monkeypatch)
+    assert (out.verdict, out.limit, out.nodes, out.states, out.reason) == (UNKNOWN, "node_limit", 123, 4, "node limit 123 reached")
     _, out = searched(15, Rollout("nrpa", "decisions", 3), Limits(time_limit=0.0), pure, monkeypatch)
-    assert (out.verdict, out.limit) == (UNKNOWN, "time_limit") and out.states <= 32
+    assert (out.verdict, out.limit) == (UNKNOWN, "time_limit") and out.nodes <= 32
+    _, out = searched(15, Rollout("uct", "decisions"), Limits(max_states=50), pure, monkeypatch)
+    assert (out.verdict, out.limit, out.reason) == (UNKNOWN, "max_states", "state limit 50 reached") and out.states <= 50
 
 
 def test_a_search_that_ends_says_how_far_its_best_line_went(monkeypatch: pytest.MonkeyPatch) -> None:
     _, out = searched(15, Rollout("nmcs", "decisions", 1), Limits(), False, monkeypatch)
     assert out.verdict == UNKNOWN and out.limit is None
-    assert out.reason.startswith("NMCS level 1, drawn base, decisions: its best line put ") and out.reason.endswith(" cards down")
+    assert out.reason.startswith("NMCS search, level 1, drawn base, decisions: its best line put ") and out.reason.endswith(" cards down")
 
 
 def test_labels_name_what_sets_a_search_apart() -> None:
-    assert Rollout().label == "NMCS level 3, drawn base, decisions"
-    assert Rollout("nrpa", "free", 3, 50, seed=4).label == "NRPA level 3, 50 a level, free, seed 4"
-    assert Rollout(greedy=True, bias=(1, 0, 2, 0.5)).label == "NMCS level 3, greedy base, decisions, bias 1/0/2/0.5"
-    assert Rollout("uct", exploration=0.5).label == "UCT, exploration 0.5, drawn base, decisions"
+    assert Rollout().label == "NMCS search, level 3, drawn base, decisions"
+    assert Rollout("nrpa", "free", 3, 50, seed=4).label == "NRPA search, level 3, 50 iterations a level, free moves, seed 4"
+    assert Rollout(greedy=True, bias=(1, 0, 2, 0.5)).label == "NMCS search, level 3, greedy base, decisions, bias 1/0/2/0.5"
+    assert Rollout("uct", exploration=0.5).label == "UCT search, exploration 0.5, drawn base, decisions"
+    assert Rollout("nrpa", "pruned", 3, 30).label == "NRPA search, level 3, 30 iterations a level, decisions, lost lines cut"
 
 
 def test_an_unknown_method_or_model_is_refused() -> None:
@@ -130,10 +133,10 @@ def test_the_core_refuses_what_it_cannot_run(monkeypatch: pytest.MonkeyPatch) ->
     rules = table.rules
     takes = bytes(code for codes in rules.takes for code in codes)
     start = position_bytes(table.start())
-    good = [table.codes, takes, bytes(rules.jack_down), bytes(rules.queen_up), start, 1, 0, 1, 5, False, (2.0, 0.0, 1.0, 0.0), 0.3, 1, None, 10]
-    assert core._core.pysol_rollouts(*good)[2] == 5
+    good = [table.codes, takes, bytes(rules.jack_down), bytes(rules.queen_up), start, 1, 0, 1, 5, False, (2.0, 0.0, 1.0, 0.0), 0.3, 1, None, 10, None]
+    assert core._core.pysol_rollouts(*good)[2:4] == (5, 2)
     nan = float("nan")
-    for at, value in [(5, 2), (6, 3), (7, 7), (8, 0), (10, (nan, 0.0, 0.0, 0.0)), (11, -1.0), (11, nan), (0, bytes(103)), (4, start[:-1])]:
+    for at, value in [(5, 3), (6, 3), (7, 7), (8, 0), (10, (nan, 0.0, 0.0, 0.0)), (11, -1.0), (11, nan), (0, bytes(103)), (4, start[:-1])]:
         bad = list(good)
         bad[at] = value
         with pytest.raises(ValueError):

@@ -165,6 +165,27 @@ def test_each_class_of_each_move_is_the_plain_searchs_verdict(game: str, rules: 
     assert sum(checked.values()) >= 5, checked
 
 
+def test_a_lost_position_late_in_pysolfcs_matrimony_is_proven_by_the_exact_probe_before_any_playout() -> None:
+    """The searches by playouts can only win; a lost position past most of its redeals is
+    decided by the exact search's first states (quick_stages.PROBE_STATES) instead, and the
+    plain search agrees."""
+    from wedlock.games.matrimony.quick_stages import PROBE_STATES, QUICK_STAGES
+
+    rng, proven = random.Random("late and lost"), 0
+    while proven < 3:
+        p = random_line_position("matrimony", "pysol", rng.randrange(1, 5000), rng.randrange(10**6), most=400)
+        if p.seen.redeals < 8:
+            continue
+        told: list = []
+        found = wedlock.solve("matrimony", p, time_limit=30, progress=lambda *call, told=told: told.append(call[2]))
+        if found.verdict != LOST:
+            continue
+        assert told == [QUICK_STAGES[0].label, QUICK_STAGES[1].label] and QUICK_STAGES[1].kind == "exact"
+        truth = exhaustive(p, 60_000)
+        assert found.states <= PROBE_STATES and truth in (LOST, None)
+        proven += truth == LOST
+
+
 @pytest.mark.parametrize("rules", ["pysol", "strict", "weddings", "2decks"])
 def test_hints_from_positions_all_over_monte_carlo_replay(rules: str) -> None:
     """Positions anywhere in a game: inside a phase, with gaps waiting for the stock at the

@@ -15,7 +15,7 @@ from tests.cli.test_cli import RUNNER, assert_bad_input, run
 from wedlock import __version__
 from wedlock.basics.input_files import MOST_RESULTS_LINE
 from wedlock.cli.main import cli
-from wedlock.results.records import ResultsFileError, read_results, to_resume
+from wedlock.results.records import ResultsFileError, ResultsWriter, read_results, to_resume
 
 
 def record(number: int, verdict: str = "won", version: str = __version__, game: str = "monte-carlo", rules: str = "pysol") -> dict:
@@ -186,3 +186,22 @@ def test_names_from_files_and_the_command_line_reach_the_terminal_escaped(tmp_pa
     (tmp_path / "empty\x07.jsonl").write_text("")
     line = assert_bad_input(run("stats", tmp_path / "empty\x07.jsonl"), "no results in", "empty\\x07.jsonl")
     assert "\x07" not in line
+
+
+def test_a_writer_stopped_in_the_middle_of_a_line_counts_it_as_the_file_has_it(tmp_path: Path) -> None:
+    """A signal may come while a line is written: the count then looks at the file's end."""
+    path = tmp_path / "r.jsonl"
+    with path.open("a", encoding="utf-8") as stream:
+        writer = ResultsWriter(stream)
+        writer.write({"n": 1})
+        writer.write({"n": 2})
+        assert writer.lines(str(path)) == 2 and writer.state == (2, None)
+        line = json.dumps({"n": 3}) + "\n"
+        writer.state = (2, line)  # caught before the line went out
+        assert writer.lines(str(path)) == 2
+        stream.write(line)
+        stream.flush()  # caught after it went out, before the count
+        assert writer.lines(str(path)) == 3 and writer.lines(None) == 2
+        stream.write(line[:5])  # half of it out
+        stream.flush()
+        assert writer.lines(str(path)) == 2

@@ -337,15 +337,15 @@ def rollouts_entry() -> Entry:
     table = matrimony_table("pysol", 15)
     rules = table.rules
     takes = bytes(code for codes in rules.takes for code in codes)
-    kinds = ("buffer", "buffer", "buffer", "buffer", "buffer", "int", "int", "int", "int", "flag", "object", "seconds", "int", "fixed", "fixed")
+    kinds = ("buffer", "buffer", "buffer", "buffer", "buffer", "int", "int", "int", "int", "flag", "object", "seconds", "int", "fixed", "fixed", "fixed")
     values = (table.codes, takes, bytes(rules.jack_down), bytes(rules.queen_up), position_bytes(table.start()), 1, 0, 2, 3, False)
-    return Entry("pysol_rollouts", the_core().pysol_rollouts, tuple(zip(kinds, (*values, (2.0, 0.0, 1.0, 0.0), 0.3, 1, 1.0, 20), strict=True)))
+    return Entry("pysol_rollouts", the_core().pysol_rollouts, tuple(zip(kinds, (*values, (2.0, 0.0, 1.0, 0.0), 0.3, 1, 1.0, 20, None), strict=True)))
 
 
 def a_rollout_answer(answer: Any) -> None:
-    score, moves, playouts, stopped = answer
-    assert 0 <= score <= 104 and isinstance(moves, bytes) and all(m <= 16 for m in moves) and playouts >= 0
-    assert stopped in (None, "time_limit", "max_states")
+    score, moves, playouts, held, stopped = answer
+    assert 0 <= score <= 104 and isinstance(moves, bytes) and all(m <= 16 for m in moves) and playouts >= 0 and held >= 1
+    assert stopped in (None, "time_limit", "node_limit", "max_states")
 
 
 @FUZZ

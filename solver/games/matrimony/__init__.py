@@ -46,8 +46,9 @@ class Matrimony:
     def solve(
         self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
     ) -> Answer:
-        """Arnold: the phase space. PySolFC: quick searches that only find wins (two
-        depth-first, then beams), then the exact space (see pysol_space.py)."""
+        """Arnold: the phase space. PySolFC: the quick stages (quick_stages.py: a
+        beam, the exact search's first states, searches by playouts, more beams), then the
+        exact space (pysol_space.py)."""
         return self._solve(Table(rules, tuple(cards)), None, limits, progress)
 
     def solve_from(
@@ -74,6 +75,8 @@ class Matrimony:
         quick = quick_stages.quick_win(table, budget, tell, start)
         if quick is not None:
             out, space, label = quick
+            if out.verdict != WON:  # the exact probe searched the whole space
+                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label)
         if budget.stopped is not None:  # a limit the exact search shares ran out in a quick stage
             out = budget.stopped

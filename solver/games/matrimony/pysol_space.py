@@ -441,6 +441,8 @@ class PysolSpace(PysolSuits):
     suit played in between, is the same as setting it now.
     """
 
+    label = "exact"  # how a quick stage over this space is named (Stage.label)
+
     acyclic = False  # one pass, exact on any graph: no proof here that no line returns to a state
 
     def start(self) -> PysolState:  # type: ignore[override]

@@ -8,13 +8,13 @@ from typing import Any, NamedTuple
 
 from ...basics.compiled import compiled_core
 from ...search.beam import beam_search
-from ...search.exhaustive import WON, Limits, Outcome, solve
+from ...search.exhaustive import LOST, WON, Limits, Outcome, solve
 from ...search.portfolio import Budget, stops_the_rest
 from ..protocol import Progress, no_progress
 from .play import Position, Table
 from .pysol_finish import FINISH_NODES, NativeFinishSpace, PysolFinishSpace, finishing_beam
 from .pysol_native import NativePhaseSpace
-from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace
+from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace
 from .rollouts import Rollout, RolloutSpace, rollout_search
 
 COMPILED = {PysolPhaseSpace: NativePhaseSpace, PysolFinishSpace: NativeFinishSpace}  # their twins over the core
@@ -24,9 +24,10 @@ class Stage(NamedTuple):
     """One search under PySolFC's rules that only looks for wins (see `quick_win`)."""
 
     kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide;
+    # "exact": the exact search cut at `size` states, whose "lost" is a proof;
     # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py);
     # "rollout": a search by playouts (rollouts.py), `rollout` saying which
-    space: type[PysolGreedySpace | PysolPhaseSpace | RolloutSpace]
+    space: type[PysolGreedySpace | PysolPhaseSpace | PysolSpace | RolloutSpace]
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
     seed: int = 0  # beams: the seed of the random tie-break between equal scores
@@ -39,6 +40,8 @@ class Stage(NamedTuple):
         """The stage in a few words, as `solve` and batch records name the search that won."""
         if self.rollout is not None:
             return self.rollout.label
+        if self.kind == "exact":
+            return f"{self.space.label} search, first {self.size:,} states"
         if self.kind == "dfs":
             return f"{self.space.label} depth-first, {self.size:,} states"
         words = [f"{self.space.label} beam {self.size:,} wide"]
@@ -68,11 +71,12 @@ class Stage(NamedTuple):
     def run(self, space: Any, limits: Limits) -> Outcome:
         """The stage's search over its space, within `limits` (a depth-first one also
         within its `size` states: running out of those is not the caller's node limit)."""
-        if self.kind == "dfs":
+        if self.kind in ("dfs", "exact"):
             own = limits.node_limit is None or self.size < limits.node_limit
             out = solve(space, replace(limits, node_limit=self.size if own else limits.node_limit))
             if own and out.limit == "node_limit":
-                return replace(out, reason=f"{self.size:,} states searched depth-first found no win", limit=None)
+                searched = "of the exact search" if self.kind == "exact" else "searched depth-first"
+                return replace(out, reason=f"{self.size:,} states {searched} found no win", limit=None)
             return out
         if self.kind == "finish":
             nodes = FINISH_NODES if self.budget is None else self.budget
@@ -83,26 +87,47 @@ class Stage(NamedTuple):
         return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred(), playout)
 
 
-# Cheapest per win first, as each stage measured alone over a range of games ranks them
-# (benchmarks/quick_stages.py; docs/SOLVER.md has the figures):
-# - phase beams 4, 16, 64 and 256 wide, at most two cards held back a phase, that rank a
-#   position by where its greedy playout ends: alone on games 41-100 (8 s a deal) the
-#   4-wide one wins 39 of the 60 deals in 0.39 s a deal on average, the 64-wide one 55
-#   (widths chosen there, checked on games 101-160);
-# - the searches that rank by cards down only, which win some deals by other lines when
-#   time allows: hold beams, the greedy and hold depth-first searches, phase beams with
-#   one to three holds (chosen on games 1-100, checked on games 121-180), and beams under
-#   other seeds (a beam keeps one of many equally scored positions at random, so another
-#   seed keeps other lines);
-# - for the deals that 30 s leave unknown: playout beams holding back three cards, then
-#   phase beams 1,024 and 4,096 wide;
-# - last, the finishing beams (pysol_finish.py), which hand each position they keep right
-#   after the last deal to the exact search: 16 and 64 wide with 100,000 states a
-#   hand-over, then 256 wide with 50,000 (alone, it won game 137 in 118 s, which every
-#   other stage left unknown at the default limits), then 1,024 wide with 20,000 (over the
-#   compiled core, alone: game 15 in 12 s, which the narrower ones leave unknown).
+# Cheapest per win first, as each stage measured alone ranks them (benchmarks/stage_cover.py
+# over the 371 games of 1-10,000 that the beams and the exact search left unknown at 10 s a
+# deal, and over samples of the others; docs/SOLVER.md has the figures):
+# - the phase beam 4 wide that ranks positions by their greedy playouts: the cheapest win of
+#   the easy deals (0.013 s at the median);
+# - the exact search's first PROBE_STATES states (0.02 s): it decides a position late in a
+#   game, won or lost, before the searches that can only win spend their time on it;
+# - NRPA at level 3, 30 iterations a level, under four seeds and both models: 0.05-0.5 s
+#   each, and together they win 190 of the 371 and 97 of 100 deals the old beams needed 16
+#   wide or more for; a seed matters (one of them wins 122 of the 371, another 23 more);
+# - NRPA at level 3 with 50 iterations, more seeds, NMCS at level 3, NRPA at level 4 with 20:
+#   each a second or two, with fewer new wins each;
+# - NMCS at level 4 (2-75 s), then NRPA with 100 iterations a level (about 10 s): the
+#   hardest deals' best stages per second, past the cheaper ones;
+# - then the searches of earlier versions, for what is left of the time: the playout beams
+#   16, 64 and 256 wide, the searches ranked by cards down (hold beams, depth-first searches,
+#   phase beams with one to three holds and under other seeds), the widest phase beams, and
+#   last the finishing beams (pysol_finish.py), which hand each position they keep right
+#   after the last deal to the exact search.
+PROBE_STATES = 10_000
+NRPA = (
+    Rollout("nrpa", "free", 3, 30),
+    Rollout("nrpa", "decisions", 3, 30, seed=2),
+    Rollout("nrpa", "decisions", 3, 30, seed=3),
+    Rollout("nrpa", "decisions", 3, 30),
+    Rollout("nrpa", "free", 3, 50),
+    Rollout("nrpa", "decisions", 3, 50),
+    Rollout("nrpa", "decisions", 3, 50, seed=2),
+    Rollout("nrpa", "decisions", 3, 50, seed=3),
+    Rollout("nrpa", "free", 3, 30, seed=2),
+    *(Rollout("nrpa", "decisions", 3, 30, seed=s) for s in (8, 6, 7, 4, 5)),
+    Rollout("nmcs", "decisions", 3),
+    Rollout("nmcs", "decisions", 3, greedy=True),
+    Rollout("nrpa", "decisions", 4, 20),
+    Rollout("nmcs", "decisions", 4),
+    Rollout("nrpa", "decisions", 3, 100),
+)
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
+    Stage("exact", PysolSpace, PROBE_STATES),
+    *(Stage("rollout", RolloutSpace, 0, rollout=r) for r in NRPA),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 64, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 256, holds=2, playouts=True),
@@ -132,14 +157,16 @@ QUICK_STAGES = (
 
 
 def quick_win(table: Table, budget: Budget, tell: Progress = no_progress, start: Position | None = None) -> tuple[Outcome, Any, str] | None:
-    """The first win of the searches that only look for wins (QUICK_STAGES): its outcome,
-    the space whose steps it holds, and the stage's label; None when none wins.
+    """The first win of the quick searches (QUICK_STAGES), or the exact probe's proof of a
+    loss: its outcome, the space whose steps it holds, and the stage's label; None when
+    none decides.
 
     The spaces (pysol_space.py): the greedy lines; those and the safe-plays-only line at
     each deal and redeal (hold); the exact space a phase at a time, cut to its first few
     hundred outcomes or to the lines that hold back at most one to three cards (phase). The
     beams keep the positions with the most cards on the foundations, or whose greedy
-    playouts end with the most (`Stage.playouts`). A stage's own "lost" proves nothing.
+    playouts end with the most (`Stage.playouts`). A stage's own "lost" proves nothing,
+    but for the exact probe's, which searched the whole exact space.
     Each runs within what the stages before left of the caller's limits; one that hits the
     time or node limit ends them all (`stops_the_rest`)."""
     spaces: dict = {}
@@ -150,7 +177,7 @@ def quick_win(table: Table, budget: Budget, tell: Progress = no_progress, start:
             spaces[which] = stage.build(table, start)
         space = spaces[which]
         out = budget.add(stage.run(space, budget.left()))
-        if out.verdict == WON:
+        if out.verdict == WON or (out.verdict == LOST and stage.kind == "exact"):
             return out, space, stage.label
         if stops_the_rest(out):
             return None

@@ -17,7 +17,10 @@ Two models of a playout's decisions (`Rollout.model`):
   down, its suit leaves 13, or its pile is redealt), and with none left the next deal or
   redeal comes. Plays made in another order reach the same positions, so a playout decides
   only what matters: which copy of a card goes first, which card is a suit's centre, what
-  waits for a deal.
+  waits for a deal;
+- `pruned`: the decisions, and after each deal or redeal the lost test of the quick spaces
+  (the one-suit puzzle with the redeals ahead, pysol_dead.py): a line it calls lost ends
+  there, with the cards it has down, so the searches learn to keep away from it.
 
 A card is a *label*: its place in the deal, or (past 103) its place in the start position,
 so the two copies of a card are told apart and a policy learns which goes first. A
@@ -47,6 +50,7 @@ from ...basics.compiled import compiled_core
 from ...search.exhaustive import UNKNOWN, WON, Limits, Outcome, limit_reached
 from .moves import Deal, Move, Redeal
 from .play import Position, Table
+from .pysol_dead import SuitPuzzle
 from .pysol_space import PysolSuits
 from .rules import DECK, FOUNDATION_CARDS, PILES, ROUNDS
 
@@ -58,7 +62,9 @@ CODES = PLAY_CODES + EPOCHS
 EVENT = PILES  # a move: a pile whose top card is played, the event, or HOLD + a pile
 HOLD = PILES + 1
 MOST_STEPS = 640  # decisions a playout may take (a line holding cards again and again is cut)
-MODELS = ("free", "decisions")
+MODELS = ("free", "decisions", "pruned")
+MODEL_WORDS = {"free": "free moves", "decisions": "decisions", "pruned": "decisions, lost lines cut"}
+AHEAD_STATES = 15  # the pruned model's lost test: the quick spaces' budget for the redeals ahead
 METHODS = ("nrpa", "nmcs", "uct")
 MOST_NODES = 1 << 25  # UCT's tree stops growing there
 NONE = 255
@@ -82,14 +88,14 @@ class Rollout(NamedTuple):
     def label(self) -> str:
         """The search in a few words, as `solve` and batch records name the one that won."""
         if self.method == "nrpa":
-            name = f"NRPA level {self.level}, {self.iterations} a level"
+            name = f"NRPA search, level {self.level}, {self.iterations} iterations a level"
         elif self.method == "uct":
-            name = f"UCT, exploration {self.exploration:g}"
+            name = f"UCT search, exploration {self.exploration:g}"
         else:
-            name = f"NMCS level {self.level}"
+            name = f"NMCS search, level {self.level}"
         if self.method != "nrpa":
             name += ", greedy base" if self.greedy else ", drawn base"
-        name += f", {self.model}"
+        name += ", " + MODEL_WORDS[self.model]
         if self.bias != Rollout().bias:
             name += ", bias " + "/".join(f"{b:g}" for b in self.bias)
         if self.seed != 1:
@@ -106,9 +112,11 @@ class _State:
     epoch: int
     frozen: list[tuple[int, int, int]] = field(default_factory=list)
     passed: list[tuple[int, int]] = field(default_factory=list)
+    dead: bool = False  # the pruned model: the lost test said so at the last deal or redeal
 
     def copy(self) -> _State:
-        return _State([list(p) for p in self.piles], list(self.counts), self.stock, self.rounds, self.epoch, list(self.frozen), list(self.passed))
+        piles = [list(p) for p in self.piles]
+        return _State(piles, list(self.counts), self.stock, self.rounds, self.epoch, list(self.frozen), list(self.passed), self.dead)
 
 
 class _Choices(NamedTuple):
@@ -134,7 +142,8 @@ class _Game:
                 self.rank_in[f][c] = k
         self.down, self.up = rules.jack_down, rules.queen_up
         self.bias = search.bias
-        self.decisions = search.model == "decisions"
+        self.decisions = search.model != "free"
+        self.lost = SuitPuzzle(self.down, self.up, self.rank_in, AHEAD_STATES) if search.model == "pruned" else None
         label = DECK
         piles = []
         for pile in start.piles:
@@ -145,7 +154,11 @@ class _Game:
                 label += 1
             piles.append(labels)
         epoch = (start.stock - LAYOUT + PILES - 1) // PILES + start.rounds
-        self.start = _State(piles, list(start.foundations), start.stock, start.rounds, epoch)
+        counts = list(start.foundations)
+        for d, u in zip(self.down, self.up):  # a suit at 13, however split, as the searches write it
+            if counts[d] + counts[u] == FOUNDATION_CARDS:
+                counts[d], counts[u] = 0, FOUNDATION_CARDS
+        self.start = _State(piles, counts, start.stock, start.rounds, epoch)
 
     # --- the rules ---
 
@@ -278,6 +291,8 @@ class _Game:
             self.event(st)
             if self.decisions:
                 self.drop_holds(st, redealt)
+            if self.lost is not None:
+                st.dead = self.lost_now(st)
         else:
             p = move - HOLD
             h = len(st.piles[p]) - 1
@@ -286,6 +301,13 @@ class _Game:
                 st.passed.append((p, h))
             else:
                 st.frozen.append((p, h, self.copies_down(st.counts, code)))
+
+    def lost_now(self, st: _State) -> bool:
+        """Whether the lost test calls the position lost for the lines that keep its holds."""
+        assert self.lost is not None
+        piles = tuple(bytes(self.code[label] for label in pile) for pile in st.piles)
+        pos = Position(piles, tuple(st.counts), st.stock, st.rounds)
+        return self.lost.dead(pos, frozenset(st.frozen), frozenset(st.passed), ahead=True)
 
     def play_bias(self, st: _State, p: int) -> float:
         pile = st.piles[p]
@@ -300,6 +322,8 @@ class _Game:
 
     def choices(self, st: _State) -> _Choices:
         out = _Choices([], [], [])
+        if st.dead:
+            return out  # a lost line ends there
         for p, pile in enumerate(st.piles):
             if not pile:
                 continue
@@ -353,7 +377,9 @@ class _Run:
         self.greedy = search.greedy
         self.iterations = search.iterations
         self.playouts = 0
-        self.most_playouts = limits.max_states
+        self.most_playouts = limits.node_limit
+        self.most_held = limits.max_states
+        self.held = search.level + 1 if search.method != "uct" else 1
         self.started = time.perf_counter()
         self.deadline = None if limits.time_limit is None else self.started + limits.time_limit
         self.stopped: str | None = None
@@ -362,7 +388,7 @@ class _Run:
         if self.stopped:
             return True
         if self.most_playouts is not None and self.playouts >= self.most_playouts:
-            self.stopped = "max_states"
+            self.stopped = "node_limit"
             return True
         if self.playouts % 32:
             return False
@@ -511,11 +537,15 @@ def _uct(run: _Run, exploration: float) -> _Line:
             game.advance(st)
             path.append(k)
         if nodes[k].child < 0 and len(trial.moves) < MOST_STEPS:
-            c = game.choices(st)
-            moves = [] if game.won(st) else c.moves
+            offered = game.choices(st)
+            moves = [] if game.won(st) else offered.moves
+            if run.most_held is not None and len(nodes) + len(moves) > run.most_held:
+                run.stopped = "max_states"  # the tree holds what it may
+                break
             if len(nodes) + len(moves) <= MOST_NODES:
                 nodes[k].child, nodes[k].n = len(nodes), len(moves)
                 nodes.extend(_Node(m) for m in moves)
+                run.held = len(nodes)
                 if moves:
                     k = nodes[k].child
                     trial.moves.append(nodes[k].move)
@@ -555,9 +585,10 @@ class RolloutSpace(PysolSuits):
 
 
 def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outcome:
-    """The search from the space's start, within the time limit and `limits.max_states`
-    playouts (a playout holds one line, so it counts as one state; its decisions count as
-    nodes): won with its line as one step, else unknown. Run by the compiled core where it
+    """The search from the space's start, within the time limit and `limits.node_limit`
+    playouts (a playout generates a line: a node): won with its line as one step, else
+    unknown. Its states are what it holds: NRPA and NMCS a line a level and the playout's,
+    UCT its tree's nodes (within `limits.max_states`). Run by the compiled core where it
     was built."""
     if search.method not in METHODS or search.model not in MODELS:
         raise ValueError(f"no rollout search {search.method!r} over {search.model!r}")
@@ -565,7 +596,7 @@ def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outc
     started = time.perf_counter()
     core = compiled_core()
     if core is not None:
-        score, line, playouts, stopped = core.pysol_rollouts(
+        score, line, playouts, held, stopped = core.pysol_rollouts(
             table.codes,
             bytes(code for codes in table.rules.takes for code in codes),
             bytes(table.rules.jack_down),
@@ -580,6 +611,7 @@ def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outc
             search.exploration,
             search.seed,
             limits.time_limit,
+            limits.node_limit,
             limits.max_states,
         )
         moves = list(line)
@@ -592,14 +624,14 @@ def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outc
             best = _uct(run, search.exploration)
         else:
             best = run.nmcs(game.start, search.level, [])
-        score, playouts, stopped = max(best.score, 0), run.playouts, run.stopped
+        score, playouts, held, stopped = max(best.score, 0), run.playouts, run.held, run.stopped
         moves = game.line_moves(best.moves) if best.score >= 0 else []
     seconds = time.perf_counter() - started
     if score == DECK:
-        return Outcome(WON, [tuple(moves)], playouts, playouts, seconds)
+        return Outcome(WON, [tuple(moves)], held, playouts, seconds)
     if stopped is not None:
-        return Outcome(UNKNOWN, [], playouts, playouts, seconds, limit_reached(stopped, limits), stopped)
-    return Outcome(UNKNOWN, [], playouts, playouts, seconds, f"{search.label}: its best line put {score} cards down")
+        return Outcome(UNKNOWN, [], held, playouts, seconds, limit_reached(stopped, limits), stopped)
+    return Outcome(UNKNOWN, [], held, playouts, seconds, f"{search.label}: its best line put {score} cards down")
 
 
 def position_bytes(pos: Position) -> bytes:
