@@ -10,10 +10,20 @@ import pytest
 
 import wedlock
 from wedlock.basics import compiled as core
-from wedlock.games.matrimony import GAME, quick_stages
+from wedlock.games.matrimony import GAME, quick_stages, rollouts
 from wedlock.games.matrimony.play import Table
 from wedlock.games.matrimony.quick_stages import Stage
-from wedlock.games.matrimony.rollouts import MODELS, Rollout, RolloutSpace, position_bytes, rollout_search
+from wedlock.games.matrimony.rollouts import (
+    MODELS,
+    RESTART_BIASES,
+    RESTART_MODELS,
+    Rollout,
+    RolloutSpace,
+    position_bytes,
+    restart,
+    restarts_label,
+    rollout_search,
+)
 from wedlock.games.matrimony.rules import RULE_SETS
 from wedlock.search.exhaustive import UNKNOWN, WON, Limits
 
@@ -141,3 +151,42 @@ def test_the_core_refuses_what_it_cannot_run(monkeypatch: pytest.MonkeyPatch) ->
         bad[at] = value
         with pytest.raises(ValueError):
             core._core.pysol_rollouts(*bad)
+
+
+def test_restarts_take_each_model_and_bias_in_turn_under_seeds_of_their_own() -> None:
+    base = Rollout("nrpa", "decisions", 3, 30)
+    tries = [restart(base, i) for i in range(len(RESTART_MODELS) * len(RESTART_BIASES) + 1)]
+    assert {(t.model, t.bias) for t in tries[:-1]} == {(m, b) for m in RESTART_MODELS for b in RESTART_BIASES}
+    assert (tries[-1].model, tries[-1].bias) == (tries[0].model, tries[0].bias) and len({t.seed for t in tries}) == len(tries)
+    assert all((t.method, t.level, t.iterations) == ("nrpa", 3, 30) for t in tries)
+    assert restarts_label(base, 200) == "NRPA search, level 3, 30 iterations a level, 200 restarts under new seeds, models and biases"
+
+
+def test_restarts_end_at_the_first_win_with_that_try_s_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = Rollout("nrpa", "decisions", 2, 10)
+    space = RolloutSpace(table_of(5))  # the first tries find no win
+    tried: list[Rollout] = []
+    real = rollouts.rollout_search
+
+    def counted(space: RolloutSpace, search: Rollout, limits: Limits) -> Any:
+        tried.append(search)
+        return real(space, search, limits)
+
+    monkeypatch.setattr(rollouts, "rollout_search", counted)
+    out = rollouts.rollout_restarts(space, base, 50, Limits())
+    assert out.verdict == WON and len(tried) > 3 and tried == [restart(base, i) for i in range(len(tried))]
+    assert out.steps == real(space, tried[-1], Limits()).steps
+    assert wedlock.verify("matrimony", 5, space.moves(out.steps)).won
+
+
+def test_restarts_share_the_callers_limits_and_say_which_ended_them() -> None:
+    base = Rollout("nrpa", "decisions", 2, 10)
+    space = RolloutSpace(table_of(107))
+    out = rollouts.rollout_restarts(space, base, 1000, Limits(node_limit=250))
+    assert (out.verdict, out.limit, out.nodes) == (UNKNOWN, "node_limit", 250)
+    assert out.reason == "node limit 250 reached"
+    out = rollouts.rollout_restarts(space, base, 3, Limits())
+    assert out.verdict == UNKNOWN and out.limit is None and out.nodes == 3 * 10 * 10
+    assert out.reason == f"{restarts_label(base, 3)}: no win"
+    stage = Stage("restarts", RolloutSpace, 3, rollout=base)
+    assert stage.label == restarts_label(base, 3) and stage.run(stage.build(table_of(107)), Limits()).nodes == 300

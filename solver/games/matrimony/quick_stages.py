@@ -15,7 +15,7 @@ from .play import Position, Table
 from .pysol_finish import FINISH_NODES, NativeFinishSpace, PysolFinishSpace, finishing_beam
 from .pysol_native import NativePhaseSpace
 from .pysol_space import PysolGreedySpace, PysolHoldSpace, PysolPhaseSpace, PysolSpace
-from .rollouts import Rollout, RolloutSpace, rollout_search
+from .rollouts import Rollout, RolloutSpace, restarts_label, rollout_restarts, rollout_search
 
 COMPILED = {PysolPhaseSpace: NativePhaseSpace, PysolFinishSpace: NativeFinishSpace}  # their twins over the core
 
@@ -26,7 +26,8 @@ class Stage(NamedTuple):
     kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide;
     # "exact": the exact search cut at `size` states, whose "lost" is a proof;
     # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py);
-    # "rollout": a search by playouts (rollouts.py), `rollout` saying which
+    # "rollout": a search by playouts (rollouts.py), `rollout` saying which; "restarts":
+    # `rollout` run `size` times under new seeds, models and biases
     space: type[PysolGreedySpace | PysolPhaseSpace | PysolSpace | RolloutSpace]
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
@@ -38,6 +39,8 @@ class Stage(NamedTuple):
     @property
     def label(self) -> str:
         """The stage in a few words, as `solve` and batch records name the search that won."""
+        if self.kind == "restarts" and self.rollout is not None:
+            return restarts_label(self.rollout, self.size)
         if self.rollout is not None:
             return self.rollout.label
         if self.kind == "exact":
@@ -81,6 +84,8 @@ class Stage(NamedTuple):
         if self.kind == "finish":
             nodes = FINISH_NODES if self.budget is None else self.budget
             return finishing_beam(space, self.size, limits, self.seed, self.playouts, nodes)
+        if self.kind == "restarts" and self.rollout is not None:
+            return rollout_restarts(space, self.rollout, self.size, limits)
         if self.rollout is not None:
             return rollout_search(space, self.rollout, limits)
         playout = space.greedy_phase if self.playouts else None
@@ -99,14 +104,17 @@ class Stage(NamedTuple):
 #   wide or more for; a seed matters (one of them wins 122 of the 371, another 23 more);
 # - NRPA at level 3 with 50 iterations, more seeds, NMCS at level 3, NRPA at level 4 with 20:
 #   each a second or two, with fewer new wins each;
-# - NMCS at level 4 (2-75 s), then NRPA with 100 iterations a level (about 10 s): the
-#   hardest deals' best stages per second, past the cheaper ones;
+# - NRPA at level 3, 30 iterations a level, restarted up to RESTARTS times under new
+#   seeds, models and biases (about 0.6 s a try): of the 53 deals of the 371 that every
+#   stage before left at 20-30 s, it wins a third within 30 s; then NMCS at level 4 (2-75
+#   s), the best of the long single searches;
 # - then the searches of earlier versions, for what is left of the time: the playout beams
 #   16, 64 and 256 wide, the searches ranked by cards down (hold beams, depth-first searches,
 #   phase beams with one to three holds and under other seeds), the widest phase beams, and
 #   last the finishing beams (pysol_finish.py), which hand each position they keep right
 #   after the last deal to the exact search.
 PROBE_STATES = 10_000
+RESTARTS = 100
 NRPA = (
     Rollout("nrpa", "free", 3, 30),
     Rollout("nrpa", "decisions", 3, 30, seed=2),
@@ -121,13 +129,13 @@ NRPA = (
     Rollout("nmcs", "decisions", 3),
     Rollout("nmcs", "decisions", 3, greedy=True),
     Rollout("nrpa", "decisions", 4, 20),
-    Rollout("nmcs", "decisions", 4),
-    Rollout("nrpa", "decisions", 3, 100),
 )
 QUICK_STAGES = (
     Stage("beam", PysolPhaseSpace, 4, holds=2, playouts=True),
     Stage("exact", PysolSpace, PROBE_STATES),
     *(Stage("rollout", RolloutSpace, 0, rollout=r) for r in NRPA),
+    Stage("restarts", RolloutSpace, RESTARTS, rollout=Rollout("nrpa", "decisions", 3, 30)),
+    Stage("rollout", RolloutSpace, 0, rollout=Rollout("nmcs", "decisions", 4)),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 64, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 256, holds=2, playouts=True),

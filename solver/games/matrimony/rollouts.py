@@ -48,6 +48,7 @@ from typing import NamedTuple
 
 from ...basics.compiled import compiled_core
 from ...search.exhaustive import UNKNOWN, WON, Limits, Outcome, limit_reached
+from ...search.portfolio import Budget, stops_the_rest
 from .moves import Deal, Move, Redeal
 from .play import Position, Table
 from .pysol_dead import SuitPuzzle
@@ -632,6 +633,39 @@ def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outc
     if stopped is not None:
         return Outcome(UNKNOWN, [], held, playouts, seconds, limit_reached(stopped, limits), stopped)
     return Outcome(UNKNOWN, [], held, playouts, seconds, f"{search.label}: its best line put {score} cards down")
+
+
+RESTART_MODELS = ("decisions", "pruned", "free")
+RESTART_BIASES = ((2.0, 0.0, 1.0, 0.0), (1.0, 0.0, 1.0, 0.0), (0.5, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 0.0))
+RESTART_SEED = 100  # try i's seed is RESTART_SEED + i: none of the fixed stages' seeds
+
+
+def restart(base: Rollout, i: int) -> Rollout:
+    """Try `i` of a run of restarts: `base` under the i-th model, bias and seed in turn."""
+    model = RESTART_MODELS[i % len(RESTART_MODELS)]
+    bias = RESTART_BIASES[i // len(RESTART_MODELS) % len(RESTART_BIASES)]
+    return base._replace(model=model, bias=bias, seed=RESTART_SEED + i)
+
+
+def rollout_restarts(space: RolloutSpace, base: Rollout, tries: int, limits: Limits) -> Outcome:
+    """`base` run again and again under new models, biases and seeds (`restart`), each from
+    nothing, up to `tries` times, within `limits` all told: won at the first win, else
+    unknown. Short searches restarted beat one long one where a search's luck decides
+    most of what it finds (the seed of NRPA at level 3 wins or loses a hard deal)."""
+    budget = Budget(limits)
+    for i in range(tries):
+        out = budget.add(rollout_search(space, restart(base, i), budget.left()))
+        if out.verdict == WON:
+            return Outcome(WON, out.steps, budget.states, sum(o.nodes for o in budget.spent), budget.seconds)
+        if stops_the_rest(out):
+            return Outcome(UNKNOWN, [], budget.states, sum(o.nodes for o in budget.spent), budget.seconds, budget.reason(out), out.limit)
+    return Outcome(UNKNOWN, [], budget.states, sum(o.nodes for o in budget.spent), budget.seconds, f"{restarts_label(base, tries)}: no win")
+
+
+def restarts_label(base: Rollout, tries: int) -> str:
+    """A run of restarts in a few words (the models, biases and seeds are `restart`'s)."""
+    name = base._replace(model="decisions", bias=Rollout().bias, seed=1).label.removesuffix(", decisions")
+    return f"{name}, {tries:,} restarts under new seeds, models and biases"
 
 
 def position_bytes(pos: Position) -> bytes:
