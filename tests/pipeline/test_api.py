@@ -26,6 +26,18 @@ def modules() -> list[str]:
     return names
 
 
+def test_dir_shows_the_api_and_nothing_else() -> None:
+    api = {"Analysis", "Card", "Deal", "Hint", "Line", "Move", "Played", "Position", "Replay", "Solution", "SolverFault",
+           "Verdict", "WedlockError", "analyze", "deal", "deal_from_file", "hint", "lookup", "play", "position", "solve",
+           "verify", "winnable", "__version__"}
+    shown = dir(wedlock)
+    assert shown == sorted(api)
+    for name in shown:  # each name of the API resolves, lazily imported or not
+        assert getattr(wedlock, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'import_module'"):
+        wedlock.import_module  # noqa: B018
+
+
 @pytest.mark.parametrize("name", modules())
 def test_docstring_examples_run(name: str) -> None:
     module = importlib.import_module(name)
