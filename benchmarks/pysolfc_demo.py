@@ -8,7 +8,7 @@ options; the plugin is installed in a temporary folder and loaded as PySolFC loa
 plugins. A deal is played as `Game.demoEvent` plays it, a move at a time until the game is
 won or the Demo gives up, with no pause between moves (the pause only shows the hint
 arrow). Ranges: Monte Carlo 1-2000, Weddings 1-1000, Monte Carlo (2 Decks) 1-1000,
-Matrimony 1-300. Prints a table: deals, deals proven winnable (the shipped tables), Demo
+Matrimony 1-1000. Prints a table: deals, deals proven winnable (the shipped tables), Demo
 wins, winnable deals the Demo lost (by number) and the seconds taken. Not run by CI.
 """
 
@@ -32,7 +32,7 @@ RANGES = {
     ("monte-carlo", "pysol"): range(1, 2001),
     ("monte-carlo", "weddings"): range(1, 1001),
     ("monte-carlo", "2decks"): range(1, 1001),
-    ("matrimony", "pysol"): range(1, 301),
+    ("matrimony", "pysol"): range(1, 1001),
 }
 
 

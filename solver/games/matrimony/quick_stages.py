@@ -26,8 +26,9 @@ class Stage(NamedTuple):
     kind: str  # "dfs": depth-first with a budget of `size` states; "beam": `size` wide;
     # "exact": the exact search cut at `size` states, whose "lost" is a proof;
     # "finish": a beam `size` wide that hands over to the exact search (pysol_finish.py);
-    # "rollout": a search by playouts (rollouts.py), `rollout` saying which; "restarts":
-    # `rollout` run `size` times under new seeds, models and biases
+    # "rollout": a search by playouts (rollouts.py), `rollout` saying which, within `size`
+    # playouts of its own (0: as many as the search makes); "restarts": `rollout` run
+    # `size` times under new seeds, models and biases
     space: type[PysolGreedySpace | PysolPhaseSpace | PysolSpace | RolloutSpace]
     size: int
     holds: int | None = None  # PysolPhaseSpace only: the cards a phase may hold back
@@ -87,7 +88,13 @@ class Stage(NamedTuple):
         if self.kind == "restarts" and self.rollout is not None:
             return rollout_restarts(space, self.rollout, self.size, limits)
         if self.rollout is not None:
-            return rollout_search(space, self.rollout, limits)
+            own = self.size > 0 and (limits.node_limit is None or self.size < limits.node_limit)
+            if not own:
+                return rollout_search(space, self.rollout, limits)
+            out = rollout_search(space, self.rollout, replace(limits, node_limit=self.size))
+            if out.limit == "node_limit":  # the stage's own playouts, not the caller's node limit
+                return replace(out, reason=f"{self.label}: {self.size:,} playouts found no win", limit=None)
+            return out
         playout = space.greedy_phase if self.playouts else None
         return beam_search(space, space.cards_down, self.size, limits, self.seed, space.deferred(), playout)
 
@@ -106,8 +113,9 @@ class Stage(NamedTuple):
 #   each a second or two, with fewer new wins each;
 # - NRPA at level 3, 30 iterations a level, restarted up to RESTARTS times under new
 #   seeds, models and biases (about 0.6 s a try): of the 53 deals of the 371 that every
-#   stage before left at 20-30 s, it wins a third within 30 s; then NMCS at level 4 (2-75
-#   s), the best of the long single searches;
+#   stage before left at 20-30 s, it wins a third within 30 s; then NMCS at level 4, the
+#   best of the long single searches, within NMCS4_PLAYOUTS (about 75 s: with solve's two
+#   minutes the time runs out first; with no time limit it would run for many minutes);
 # - then the searches of earlier versions, for what is left of the time: the playout beams
 #   16, 64 and 256 wide, the searches ranked by cards down (hold beams, depth-first searches,
 #   phase beams with one to three holds and under other seeds), the widest phase beams, and
@@ -115,6 +123,7 @@ class Stage(NamedTuple):
 #   after the last deal to the exact search.
 PROBE_STATES = 10_000
 RESTARTS = 100
+NMCS4_PLAYOUTS = 20_000_000
 NRPA = (
     Rollout("nrpa", "free", 3, 30),
     Rollout("nrpa", "decisions", 3, 30, seed=2),
@@ -135,7 +144,7 @@ QUICK_STAGES = (
     Stage("exact", PysolSpace, PROBE_STATES),
     *(Stage("rollout", RolloutSpace, 0, rollout=r) for r in NRPA),
     Stage("restarts", RolloutSpace, RESTARTS, rollout=Rollout("nrpa", "decisions", 3, 30)),
-    Stage("rollout", RolloutSpace, 0, rollout=Rollout("nmcs", "decisions", 4)),
+    Stage("rollout", RolloutSpace, NMCS4_PLAYOUTS, rollout=Rollout("nmcs", "decisions", 4)),
     Stage("beam", PysolPhaseSpace, 16, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 64, holds=2, playouts=True),
     Stage("beam", PysolPhaseSpace, 256, holds=2, playouts=True),
