@@ -37,7 +37,8 @@ OPTIONS = {
 # Files whose unknown deals were solved again with longer limits: each retry's options, and
 # the game numbers it was given when not the file's whole range.
 RETRIES: dict[str, tuple[tuple[str, str | None], ...]] = {
-    "matrimony-pysol-1-1000": (("--max-states 100000000", "107,364"),),
+    "matrimony-pysol-1-1000": (("--max-states 100000000", "107,364"), ("--time-limit 120 --jobs 1", "319,364")),
+    "matrimony-pysol-1-10000": (("--time-limit 120 --jobs 1", None),),
     "matrimony-pysol-luck-1-300": (("--time-limit 10", None), ("--time-limit 30", None), ("--time-limit 300", None)),
 }
 

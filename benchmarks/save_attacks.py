@@ -33,6 +33,7 @@ FILES = {
     "20,000 colliding int keys": lambda: crafted.with_pickle(7, crafted.colliding_dict(20_000)),
     "270,000 colliding int keys": lambda: crafted.with_pickle(7, crafted.colliding_dict(270_000)),
     "45 steps + 380,000 legal shift pairs": lambda: crafted.shifting(380_000, shared=True),
+    "45 steps + 3,500 shift pairs, unshared": lambda: crafted.shifting(3_500),
     "GameMoves with no attributes": crafted.empty_moves,
 }
 
