@@ -5,6 +5,7 @@ a refused output into exit 5 and Ctrl-C into exit 130."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import functools
 import math
@@ -30,7 +31,7 @@ from wedlock.pipeline.move_files import named_in
 from wedlock.pipeline.positions import position
 from wedlock.pipeline.solving import Deal, Position, deal, deal_from_file
 from wedlock.playing.players import MOST_SAMPLES, SAMPLE_SECONDS, SAMPLES
-from wedlock.search.exhaustive import MOST
+from wedlock.search.exhaustive import MOST, Limits, limit_reached
 
 from . import stopping
 
@@ -171,6 +172,18 @@ def deadline_after(seconds: float | None) -> float | None:
 def time_left(deadline: float | None) -> float | None:
     """The seconds left before a deadline (0 once it has passed)."""
     return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+SPENT_TIME = re.compile(r"\btime limit \S+ reached")
+
+
+def as_set(found: Any, time_limit: float | None) -> Any:
+    """`found` (a frozen answer with a `reason`) naming the time limit its command was
+    given: its search had what reading the start left of it (`time_left`), and the words
+    would otherwise name that share."""
+    if time_limit is None or not SPENT_TIME.search(found.reason):
+        return found
+    return dataclasses.replace(found, reason=SPENT_TIME.sub(limit_reached("time_limit", Limits(time_limit=time_limit)), found.reason, count=1))
 
 
 ANSWERING = "wedlock.answering"  # in a command's context: its answer is going out

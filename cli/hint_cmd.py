@@ -16,6 +16,7 @@ from .common import (
     SOLVE_SECONDS,
     Command,
     answering,
+    as_set,
     choose_start,
     deadline_after,
     header,
@@ -69,6 +70,7 @@ def hint_command(
     game = start_game(start)
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
         found = hint(game, start, time_limit=time_left(deadline), node_limit=node_limit, max_states=max_states, progress=bar)
+    found = as_set(found, time_limit)
     answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))

@@ -15,6 +15,7 @@ from .common import (
     SOLVE_SECONDS,
     Command,
     answering,
+    as_set,
     choose_start,
     deadline_after,
     header,
@@ -70,6 +71,7 @@ def play_command(
     start, label = choose_start(game_name, number, deal_file, rules_name, after_file, position_file, pysolfc_save, deadline)
     game = start_game(start)
     found = play(game, start, player, seed=seed, samples=samples, sample_seconds=sample_time, time_limit=time_left(deadline))
+    found = as_set(found, time_limit)
     answering()
     if as_json:
         click.echo(json.dumps(found.to_json()))

@@ -19,6 +19,7 @@ from .common import (
     Command,
     FilePath,
     answering,
+    as_set,
     check_writable,
     choose_start,
     deadline_after,
@@ -95,6 +96,7 @@ def solve_command(
     game = start_game(start)
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
         result = solve(game, start, time_limit=time_left(deadline), node_limit=node_limit, max_states=max_states, progress=bar)
+    result = as_set(result, time_limit)
     unwritten = None
     # The files first: a reader of the text that goes away early (| head) loses nothing.
     if html_file:

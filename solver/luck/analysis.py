@@ -192,7 +192,10 @@ def _explore(
         if cause is not None and not graph.complete:
             graph.stopped = cause  # what made this graph small
         best = graph, fig, walked
-        if graph.stopped != "time_limit" or playouts_from is None:
+        # A graph full at max_states goes on adding the edges among its states: when its
+        # build ran to its deadline, the time may have cut those, and it says max_states.
+        timed = graph.stopped == "time_limit" or (build_until is not None and built >= build_until)
+        if not timed or playouts_from is None:
             return best
         # The time cut this graph: build a bigger one if its figures, as dear a state as
         # these were (and a margin), leave it more than twice the time this one had.

@@ -189,6 +189,21 @@ def test_an_unknown_answer_says_how_to_search_longer() -> None:
     assert lines[2] == "# to search longer, give a larger --time-limit, or --time-limit none"
 
 
+@pytest.mark.parametrize("command", [["solve"], ["hint"], ["play", "--player", "perfect"]])
+def test_an_unknown_answer_names_the_limit_given_though_reading_the_start_spent_some(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    real = common.choose_deal
+
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(0.2)  # the limit covers reading the start: the search gets what is left
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(common, "choose_deal", slow)
+    result = run(command[0], "matrimony", "15", "--time-limit", "0.5", *command[1:])
+    assert result.exit_code == 3, result.output
+    said = [line for line in result.stdout.splitlines() if line.startswith("# unknown: ")]
+    assert said and re.findall(r"time limit (\S+) reached", said[0]) == ["0.5s"], said
+
+
 @pytest.mark.parametrize(
     "args", [["solve", "monte-carlo", "12345"], ["deal", "matrimony", "5"], ["batch", "monte-carlo", "1-30", "--quiet", "--jobs", "1"]]
 )

@@ -134,6 +134,27 @@ def test_a_graph_whose_figures_a_limit_stops_makes_way_for_a_smaller_one(monkeyp
     assert found.cut_by == "memory"  # what made it small, not the smaller cap it was built to
 
 
+def test_a_full_graph_whose_edges_the_time_cut_is_built_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = analysis.build
+    deadlines: list[float | None] = []
+
+    def build(play, max_states=None, deadline=None, max_resident=None):  # the first build is slow
+        sg = real(play, max_states, None, max_resident)
+        deadlines.append(deadline)
+        if len(deadlines) == 1 and isinstance(sg, analysis.StateGraph):
+            for out in sg.out:  # the clock ran out while the edges among its states went in
+                del out[1:]
+            while deadline is not None and time.perf_counter() < deadline:
+                time.sleep(0.01)
+        return sg
+
+    whole = analyze("matrimony", 2, max_states=300, time_limit=60, playouts=10)
+    monkeypatch.setattr(analysis, "build", build)
+    found = analyze("matrimony", 2, max_states=300, time_limit=60, playouts=10)
+    assert len(deadlines) == 2 and deadlines[0] is not None and whole.cut_by == found.cut_by == "max_states"
+    assert found.graph.edge_count() == whole.graph.edge_count() and found.figures == whole.figures
+
+
 @pytest.mark.slow  # the quick tier keeps the exports that end within the time limit, above
 def test_an_export_past_its_deadline_holds_the_states_it_reached(tmp_path: Path) -> None:
     found = analyze("monte-carlo", 1, max_states=2_000)

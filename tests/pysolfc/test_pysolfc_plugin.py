@@ -26,7 +26,7 @@ from wedlock.pysolfc.install import PLUGIN_FILE, default_folder, plugin_text
 from wedlock.pysolfc.reading import NotReadable, position_key, position_of
 from wedlock.pysolfc.solvable import ALWAYS_SOLVABLE_NAMES, register_always_solvable, winnable_number
 
-WON = {89: 12345, 212: 1, 216: 3, 424: 1}  # a deal proven winnable of each game (Weddings 1 needs a slide with the stock empty)
+WON = {89: 12345, 212: 1, 216: 3, 424: 13}  # a deal proven winnable of each game, each won in a moment in pure Python too (Weddings 1 needs a slide with the stock empty)
 LOST = {89: 10, 212: 5, 216: 16}
 
 
@@ -204,7 +204,7 @@ def test_a_failed_search_is_said_so_and_pysolfcs_hint_shown(hooked: type[Game], 
     ],
 )
 def test_stacks_pysolfc_never_holds_are_not_read_and_pysolfc_keeps_its_own_hints(hooked: type[Game], spoil: Any) -> None:
-    game = hooked(424, 1)
+    game = hooked(424, WON[424])
     spoil(game)
     with pytest.raises(NotReadable):
         position_of(game)
@@ -250,7 +250,7 @@ def test_a_lost_game_says_so_and_shows_no_move(hooked: type[Game], pysollib: Any
 
 def test_a_search_cut_short_gives_pysolfcs_own_hint(hooked: type[Game], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugin, "ADVISOR", Advisor(max_states=1))
-    game = hooked(424, 1)
+    game = hooked(424, WON[424])
     hint = game.showHint(0, 0.0)
     assert hint is not None and hint[0] == 1  # the stand-in's own hint class
     assert plugin.ADVISOR.known(position_of(game)).verdict == "unknown"
@@ -279,7 +279,7 @@ def test_pysolfcs_stuck_check_gets_its_own_hints(hooked: type[Game]) -> None:
 
 
 def test_the_hint_comes_through_the_event_loop_when_the_search_takes_longer(hooked: type[Game], gate: threading.Event) -> None:
-    game = hooked(424, 1, windowed=True)
+    game = hooked(424, WON[424], windowed=True)
     assert game.showHint(0, 0.0) is None  # the window is not kept waiting
     assert game.app.statusbar._si_texts[-1] == "wedlock: searching for a winning line..."
     assert game.showHint(0, 0.0) is None and len(game.top._si_calls) == 1  # a second press waits for the same search
@@ -301,7 +301,7 @@ def test_the_status_bar_says_all_of_its_words() -> None:
 
 
 def test_a_hint_waiting_for_its_search_is_dropped_when_the_player_moves(hooked: type[Game], gate: threading.Event) -> None:
-    game = hooked(424, 1, windowed=True)
+    game = hooked(424, WON[424], windowed=True)
     assert game.showHint(0, 0.0) is None
     game.dealCards()
     gate.set()
@@ -339,7 +339,7 @@ def test_the_demo_ends_a_lost_game_as_pysolfcs_does(hooked: type[Game]) -> None:
 
 def test_the_demo_falls_back_to_pysolfcs_when_the_search_is_cut(hooked: type[Game], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugin, "ADVISOR", Advisor(max_states=1))
-    game = hooked(424, 1)
+    game = hooked(424, WON[424])
     demo = Demo()
     before = len(game.s.talon.cards), [len(s.cards) for s in game.allstacks]
     assert game.playOneDemoMove(demo) == 0
@@ -348,7 +348,7 @@ def test_the_demo_falls_back_to_pysolfcs_when_the_search_is_cut(hooked: type[Gam
 
 
 def test_a_windowed_demo_waits_for_its_search_without_moving(hooked: type[Game], gate: threading.Event) -> None:
-    game = hooked(424, 1, windowed=True)
+    game = hooked(424, WON[424], windowed=True)
     before = [len(s.cards) for s in game.allstacks]
     assert game.playOneDemoMove(Demo()) == 0
     assert [len(s.cards) for s in game.allstacks] == before
@@ -367,7 +367,7 @@ def test_a_windowed_demo_waits_for_its_search_without_moving(hooked: type[Game],
 def test_the_assist_menu_gets_the_entries_once(hooked: type[Game]) -> None:
     app = App()
     hooked(89, 1, app=app)
-    hooked(424, 1, app=app)
+    hooked(424, WON[424], app=app)
     entries = app.menubar.menupath[".menubar.assist"][2]._si_entries
     assert [label for label, _ in entries] == ["-", "Play &wedlock's solution", "Winnable deal (wedlock)"]
 
