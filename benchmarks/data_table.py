@@ -38,7 +38,11 @@ OPTIONS = {
 # the game numbers it was given when not the file's whole range.
 RETRIES: dict[str, tuple[tuple[str, str | None], ...]] = {
     "matrimony-pysol-1-1000": (("--max-states 100000000", "107,364"), ("--time-limit 120 --jobs 1", "319,364")),
-    "matrimony-pysol-1-10000": (("--time-limit 120 --jobs 1", None),),
+    "matrimony-pysol-1-10000": (
+        ("--time-limit 120 --jobs 1", None),
+        ("--time-limit 1500 --max-states 500000000 --jobs 1", "102,2224,2464,2707,2946,3202"),
+        ("--time-limit none --max-states 300000000 --jobs 1", "319"),
+    ),
     "matrimony-pysol-luck-1-300": (("--time-limit 10", None), ("--time-limit 30", None), ("--time-limit 300", None)),
 }
 
