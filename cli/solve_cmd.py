@@ -75,8 +75,8 @@ def solve_command(
 ) -> None:
     """Decide whether game N (or a deal file) can be won; print the moves of a win.
 
-    The verdict is won (with the moves, replayed by an independent referee), lost (every
-    reachable position was searched) or unknown (a limit cut the search short). With
+    The verdict is won (with the moves, replayed by an independent referee), lost (proven:
+    the answer says how) or unknown (a limit cut the search short). With
     --after, --position or --pysolfc-save it answers for a game under way, from that
     position. --pysolfc-out writes a win only: a deal lost or unknown writes nothing and
     says so. Exit status: 0 won, 1 lost, 3 unknown, 2 bad input, 5 a file could not be

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from ..basics.cards import Card
 from ..basics.numbering import GameNumber
-from ..search.exhaustive import Limits, Verdict
+from ..search.exhaustive import Limits, Outcome, Verdict
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,29 @@ class Answer:
     reason: str = ""  # why the verdict is `unknown`
     found_by: str = ""  # which of a game's searches found the win, when it tries several
     limit: str | None = None  # when `unknown`: the field of Limits that ended it, if one did
+    proof: str = ""  # when `lost`: how the loss was proven (`loss_proof`)
+
+
+SEARCHED = "every reachable position was searched"
+
+
+def loss_proof(space: Any) -> str:
+    """How a search of `space` that ended `lost` proved it, in words: the start alone, when
+    a dead-end test of the space rules it lost (its `why_lost_at_start`), else every
+    reachable position searched, naming the tests that cut some (its `dead_tests`)."""
+    why_at_start = getattr(space, "why_lost_at_start", None)
+    why = why_at_start() if why_at_start is not None else None
+    if why:
+        return f"the start alone proves it, with no move searched: {why}"
+    tests = getattr(space, "dead_tests", "")
+    if tests:
+        return f"no line wins; {SEARCHED}, or proven lost by {tests}"
+    return f"no line wins; {SEARCHED}"
+
+
+def proven(space: Any, out: Outcome) -> str:
+    """`loss_proof(space)` for a search that ended lost; nothing for any other."""
+    return loss_proof(space) if out.verdict == Verdict.LOST else ""
 
 
 EXACT_LABEL = "exact search"  # how progress, and a solver that tries several searches, name the exact one

@@ -230,6 +230,7 @@ class Solution:
     found_by: str = ""  # which of the solver's searches won, when it tries several
     position: Position | None = None  # the position of a game under way it starts from, if any
     limit: str | None = None  # when `unknown`: the field of Limits that cut the search short, if one did
+    proof: str = ""  # when `lost`: how the loss was proven, in words
 
     @cached_property
     def moves(self) -> Line:
@@ -244,7 +245,7 @@ class Solution:
             by = f"; found by the {self.found_by}" if self.found_by else ""
             return f"won in {counted(len(self.line), 'move')} ({cost}{by})"
         if self.verdict == Verdict.LOST:
-            return f"lost: no line wins; every reachable position was searched ({cost})"
+            return f"lost: {self.proof or 'no line wins; every reachable position was searched'} ({cost})"
         return f"unknown: {self.reason} ({cost})"
 
     def to_json(self) -> dict[str, Any]:
@@ -257,6 +258,8 @@ class Solution:
             "seconds": round(self.seconds, 4),
         }
         data.update(self._extras())
+        if self.proof:
+            data["proof"] = self.proof
         data["version"] = __version__
         return data
 
@@ -344,7 +347,9 @@ def solve(
         if not replay.won:
             where = chosen.label if start is None else start.label
             raise SolverFault(f"{where}: the referee rejects the solver's line: {replay.problem}")
-    return Solution(chosen, Verdict(answer.verdict), answer.moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit)
+    return Solution(
+        chosen, Verdict(answer.verdict), answer.moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit, answer.proof
+    )
 
 
 def _check_same_rules(game: str | Game, start: Position, rules: str | None) -> None:

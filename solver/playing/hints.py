@@ -41,6 +41,7 @@ class Hint:
     states: int = 0
     seconds: float = 0.0
     reason: str = ""  # when unknown: the limit that cut the search short
+    proof: str = ""  # when lost: how the loss was proven, in words
 
     def summary(self) -> str:
         """One line: the verdict and the cost."""
@@ -48,7 +49,7 @@ class Hint:
         if self.verdict == Verdict.WON:
             return f"won: a winning line from here has {counted(len(self.line), 'move')} ({cost})"
         if self.verdict == Verdict.LOST:
-            return f"lost: no line from here wins; every reachable position was searched ({cost})"
+            return f"lost: {self.proof or 'no line from here wins; every reachable position was searched'} ({cost})"
         return f"unknown: {self.reason} ({cost})"
 
     def to_json(self) -> dict[str, Any]:
@@ -62,6 +63,7 @@ class Hint:
             "states": self.states,
             "seconds": round(self.seconds, 4),
             **({"reason": self.reason} if self.verdict == Verdict.UNKNOWN else {}),
+            **({"proof": self.proof} if self.proof else {}),
         }
 
 
@@ -130,10 +132,13 @@ def hint(
         classes.append((choice, {Verdict.WON: KEEPS, Verdict.LOST: LOSES}.get(answer.verdict, UNKNOWN)))
         if verdict == Verdict.UNKNOWN and answer.verdict == Verdict.WON:
             verdict, line, first = Verdict.WON, Line((*choice, *answer.moves)), choice
+    proof = own.proof
     if verdict == Verdict.UNKNOWN and all(cls == LOSES for _, cls in classes):
         verdict = Verdict.LOST  # every choice loses (or there is none): so does the position
+        proof = "every move from here was searched, and each loses" if classes else "no move can be made from here"
     nxt = first if first is not None else _next_of(line)
-    return Hint(start, verdict, line, nxt, tuple(classes), states, time.perf_counter() - started, reason if verdict == Verdict.UNKNOWN else "")
+    seconds = time.perf_counter() - started
+    return Hint(start, verdict, line, nxt, tuple(classes), states, seconds, reason if verdict == Verdict.UNKNOWN else "", proof)
 
 
 def _choice_line_starts(options: list[Line], line: Line) -> Line | None:

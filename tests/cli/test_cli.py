@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 from tqdm._monitor import TMonitor
 
+import wedlock
 from wedlock.basics import compiled as core
 from wedlock.cli.main import cli
 from wedlock.games.registry import GAMES
@@ -516,9 +517,26 @@ def test_solve_lost() -> None:
     assert len(lines) == 2
     code, data = solve_json(LOST_PYSOL)
     assert code == 1
-    assert set(data) == SOLVE_KEYS
+    assert set(data) == SOLVE_KEYS | {"proof"}
     assert (data["verdict"], data["moves"], data["game_number"]) == ("lost", [], LOST_PYSOL)
+    assert data["proof"] == "no line wins; every reachable position was searched"
     assert data["states"] > 1  # so a node limit of 1 cannot finish it
+
+
+@pytest.mark.parametrize("command", ["solve", "hint"])
+def test_a_loss_proven_at_the_start_by_a_dead_end_test_names_the_test(command: str) -> None:
+    # Weddings game 5: the 4s on the grid cannot be paired off by columns, so no move is searched.
+    result = run(command, "weddings", "5")
+    said = result.stdout.splitlines()[1]
+    assert result.exit_code == 1, result.output
+    assert said.startswith("# lost: the start alone proves it, with no move searched: the 4s on the grid cannot be paired off")
+    assert "every reachable position was searched" not in said
+    data = json.loads(run(command, "weddings", "5", "--json").stdout)
+    assert data["verdict"] == "lost" and data["proof"].startswith("the start alone proves it")
+    # Past the start, the answer names the tests that cut positions short of a search.
+    later = json.loads(run("solve", "weddings", "12", "--json").stdout)
+    assert later["proof"] == "no line wins; every reachable position was searched, or proven lost by the column-pairing and stuck-card tests"
+    assert wedlock.solve("weddings", 5).proof == data["proof"]
 
 
 def test_solve_node_limit_gives_unknown() -> None:
@@ -808,7 +826,7 @@ def test_every_rule_set_solves_and_wins_replay(rules: str, number: str, verdict:
     code, data = solve_json(number, "--rules", rules, "--time-limit", "5")
     if data["verdict"] == "unknown":
         pytest.skip(f"{rules} {number}: the time limit ran out on this machine")
-    assert set(data) == SOLVE_KEYS
+    assert set(data) == SOLVE_KEYS | ({"proof"} if verdict == "lost" else set())
     assert (data["game"], data["rules"], data["game_number"]) == ("monte-carlo", rules, number)
     assert data["verdict"] == verdict
     assert code == {"won": 0, "lost": 1}[verdict]

@@ -10,7 +10,7 @@ from ...basics.errors import DealError
 from ...basics.numbering import GameNumber
 from ...search.exhaustive import WON, Limits, solve
 from ..lines import CodedLine, codes_of
-from ..protocol import EXACT_LABEL, Answer, Progress, Replay, no_progress
+from ..protocol import EXACT_LABEL, Answer, Progress, Replay, no_progress, proven
 from . import board, verify
 from . import seen as positions
 from .arnold_space import ArnoldSpace
@@ -65,7 +65,7 @@ class Matrimony:
             tell(0, 1, EXACT_LABEL)
             out = solve(phases, limits)
             line = CodedLine(phases.codes(out.steps), move_of) if out.steps else ()
-            return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit)
+            return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit, proof=proven(phases, out))
         # PySolFC's rules: the quick stages and the exact space, loaded when first needed.
         from ...search.portfolio import Budget
         from . import quick_stages
@@ -76,7 +76,7 @@ class Matrimony:
         if quick is not None:
             out, space, label = quick
             if out.verdict != WON:  # the exact probe searched the whole space
-                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
+                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out))
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label)
         if budget.stopped is not None:  # a limit the exact search shares ran out in a quick stage
             out = budget.stopped
@@ -87,7 +87,7 @@ class Matrimony:
         out = budget.add(solve(space, budget.left()))
         if out.verdict == WON:
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=EXACT_LABEL)
-        return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
+        return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out))
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         """A win is told by the replay on small ints; the words for any other line come

@@ -40,6 +40,7 @@ class ArnoldSpace:
     """
 
     acyclic = True  # every step deals or redeals
+    dead_tests = "the settled-pile test"  # how a lost answer names what cut it (`dead`)
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         rules = table.rules

@@ -56,6 +56,7 @@ class PysolSuits:
 
     AHEAD_STATES = AHEAD_STATES  # what the dead test may spend on the redeals ahead
     TANGLES = True  # whether the dead test looks for two suits tangled (pysol_tangle.py)
+    dead_tests = "the suit and tangle tests"  # how a lost answer names what cut it (`dead`)
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         rules = table.rules

@@ -11,7 +11,7 @@ from ...basics.errors import DealError
 from ...basics.numbering import GameNumber
 from ...search.exhaustive import Limits, solve
 from ..lines import CodedLine, codes_of
-from ..protocol import EXACT_LABEL, Answer, Progress, Replay, no_progress
+from ..protocol import EXACT_LABEL, Answer, Progress, Replay, no_progress, proven
 from . import board, verify
 from . import seen as positions
 from .moves import Consolidate, King, Move, Pair, coded, move_from_json, move_of, parse_move
@@ -54,7 +54,7 @@ class MonteCarlo:
         (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
         line = CodedLine(space.codes(out.steps), move_of) if out.steps else ()
-        return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit)
+        return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit, proof=proven(space, out))
 
     def referee(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         """A win is told by the replay on small ints; the words for any other line come
@@ -158,7 +158,7 @@ class MonteCarlo:
         if space is None:
             space = positions.FromPosition(table, pos, make)
         out = solve(space, limits)
-        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit)
+        return Answer(out.verdict, space.moves(out.steps), out.states, out.seconds, out.reason, limit=out.limit, proof=proven(space, out))
 
 
 GAME = MonteCarlo()

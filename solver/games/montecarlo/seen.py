@@ -258,6 +258,7 @@ class FromPosition:
         self.table, self.make = table, make
         self.fast = make(table, None)
         self._start = ("plain", start)
+        self.dead_tests = getattr(self.fast, "dead_tests", "")  # the phase space's, which cut its positions
 
     def start(self) -> tuple[str, Any]:
         return self._start

@@ -179,6 +179,9 @@ class SequenceSpace:
         return out
 
 
+RANK_WORDS = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}  # the others are "2s" .. "10s"
+
+
 class ColumnSpace:
     """The phase space of Weddings, where consolidation moves cards straight up their columns.
 
@@ -197,6 +200,7 @@ class ColumnSpace:
     """
 
     acyclic = True  # every phase removes cards
+    dead_tests = "the column-pairing and stuck-card tests"  # how a lost answer names what cut it (`dead`)
 
     def __init__(self, table: Table, start: Position | None = None) -> None:
         if table.rules.consolidation != COLUMNS:
@@ -375,10 +379,23 @@ class ColumnSpace:
 
     def dead(self, columns: tuple[bytes, ...], stock: int) -> bool:
         """Whether the position is lost for one of the reasons in the class docstring."""
-        return self._unpairable(columns, stock) or self._stuck(columns, stock)
+        return self._unpairable(columns, stock) is not None or self._stuck(columns, stock)
 
-    def _unpairable(self, columns: tuple[bytes, ...], stock: int) -> bool:
-        """Whether some rank's cards on the grid cannot be paired off by columns."""
+    def why_lost_at_start(self) -> str | None:
+        """Why the start is lost, in a player's words, when `dead` rules it so."""
+        columns, stock = self._start
+        rank = self._unpairable(columns, stock)
+        if rank is not None:
+            return (
+                f"the {RANK_WORDS.get(rank, f'{rank}s')} on the grid cannot be paired off, a card never leaving its column and "
+                "pairing only with one in its own column or the next"
+            )
+        if self._stuck(columns, stock):
+            return "some card can never come to touch a card it may pair with, whatever goes first"
+        return None
+
+    def _unpairable(self, columns: tuple[bytes, ...], stock: int) -> int | None:
+        """A rank whose cards on the grid cannot be paired off by columns, if there is one."""
         rank_list = self.rank_list
         where: dict[int, list[int]] = {}
         for c, col in enumerate(columns):
@@ -387,7 +404,7 @@ class ColumnSpace:
         spare: dict[int, int] = {}
         for x in range(stock, self.total):
             spare[rank_list[x]] = spare.get(rank_list[x], 0) + 1
-        return any(len(cs) - 2 * _column_matching(tuple(cs)) > spare.get(rank, 0) for rank, cs in where.items())
+        return next((rank for rank, cs in where.items() if len(cs) - 2 * _column_matching(tuple(cs)) > spare.get(rank, 0)), None)
 
     def _stuck(self, columns: tuple[bytes, ...], stock: int) -> bool:
         """Whether some card on the grid can never be removed, even granting every doubt.
