@@ -1,4 +1,4 @@
-"""Write the verdict tables shipped in the package (solver/results/published/) from data/*.jsonl.gz.
+"""Write the verdict tables and proof costs shipped in the package (solver/results/published/) from data/*.jsonl.gz.
 
     python3 benchmarks/build_tables.py [--check]
 
@@ -10,10 +10,12 @@ says which shipped tables differ from what the files give (exit 1 if any).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from itertools import chain
 from pathlib import Path
 
+from wedlock.results import proof_costs
 from wedlock.results.records import iter_results
 from wedlock.results.tables import build, file_name
 
@@ -50,6 +52,17 @@ def main() -> int:
             TABLES.mkdir(exist_ok=True)
             target.write_bytes(data)
             print(line)
+    costs = proof_costs.dear(chain.from_iterable(iter_results(p) for p in sorted(DATA.glob("*.jsonl.gz"))))
+    text = json.dumps(costs, indent=1, sort_keys=True) + "\n"
+    target = TABLES / proof_costs.FILE
+    line = f"{target.name}: {sum(len(v) for v in costs.values())} deals dearer than solve's defaults"
+    if args.check:
+        same = target.exists() and target.read_text() == text
+        differ += not same
+        print(("same  " if same else "DIFFERS ") + line)
+    else:
+        target.write_text(text)
+        print(line)
     return 1 if differ else 0
 
 

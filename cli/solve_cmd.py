@@ -10,6 +10,7 @@ import click
 
 from wedlock.basics.printable import printable
 from wedlock.pipeline.solving import Solution, solve
+from wedlock.results.proof_costs import Published, guide, published
 from wedlock.search.exhaustive import LOST, UNKNOWN, WON
 
 from . import stopping
@@ -52,6 +53,12 @@ EXIT_STATUS = {WON: 0, LOST: 1, UNKNOWN: 3}
     type=FilePath(writable=True),
     help="Also write the win as a game PySolFC saved (.pso): open it there (File > Open) and Redo plays it a move at a time.",
 )
+@click.option(
+    "--use-table",
+    is_flag=True,
+    help="When the search stops unknown and the shipped tables decide the deal, exit with the table's status (0 won, 1 lost); "
+    "the answer printed is the search's all the same.",
+)
 @json_option
 @progress_option
 @interruptible
@@ -70,6 +77,7 @@ def solve_command(
     board: bool,
     html_file: str | None,
     pysolfc_out: str | None,
+    use_table: bool,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -79,8 +87,10 @@ def solve_command(
     the answer says how) or unknown (a limit cut the search short). With
     --after, --position or --pysolfc-save it answers for a game under way, from that
     position. --pysolfc-out writes a win only: a deal lost or unknown writes nothing and
-    says so. Exit status: 0 won, 1 lost, 3 unknown, 2 bad input, 5 a file could not be
-    written (the answer is printed all the same), 130 stopped by Ctrl-C.
+    says so. An unknown answer says what the next step costs, and, for a deal the shipped
+    tables decide, their verdict and the command that decides it again. Exit status: 0
+    won, 1 lost, 3 unknown (or the table's, with --use-table), 2 bad input, 5 a file could
+    not be written (the answer is printed all the same), 130 stopped by Ctrl-C.
 
     Example: wedlock solve monte-carlo 12345 --board
     """
@@ -97,6 +107,7 @@ def solve_command(
     with SearchBar(shows_progress(progress), f"{game.name} {label}") as bar:
         result = solve(game, start, time_limit=time_left(deadline), node_limit=node_limit, max_states=max_states, progress=bar)
     result = as_set(result, time_limit)
+    known = published_answer(result)
     unwritten = None
     # The files first: a reader of the text that goes away early (| head) loses nothing.
     if html_file:
@@ -114,15 +125,27 @@ def solve_command(
             unwritten = unwritten or err
     answering()
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        data = result.to_json()
+        if known is not None:
+            data["published"] = known.to_json()
+        click.echo(json.dumps(data))
     else:
-        for line in text_lines(result, label, board):
+        for line in text_lines(result, label, board, known):
             click.echo(line)
     if unwritten is not None:
         raise unwritten
     if pysolfc_out and result.verdict != WON:
         stopping.tell(f"{printable(pysolfc_out)} not written: PySolFC's save holds a win, and this deal is {result.verdict.value}.")
-    sys.exit(EXIT_STATUS[result.verdict])
+    sys.exit(EXIT_STATUS[known.verdict if use_table and known is not None else result.verdict])
+
+
+def published_answer(result: Solution) -> Published | None:
+    """The shipped tables' verdict on a deal the search left unknown (a position of a game
+    under way is not the deal: none)."""
+    if result.verdict != UNKNOWN or result.position is not None:
+        return None
+    chosen = result.deal
+    return published(chosen.game.name, chosen.rules.name, chosen.number)
 
 
 def longer(reason: str) -> str:
@@ -134,13 +157,18 @@ def longer(reason: str) -> str:
     return "to search longer, give larger limits"
 
 
-def text_lines(result: Solution, label: str, board: bool) -> list[str]:
+def text_lines(result: Solution, label: str, board: bool, known: Published | None = None) -> list[str]:
     """The answer as text: a header naming the game, a summary, then the numbered moves
-    (a board after each with `board`); `verify` reads it back as it is."""
+    (a board after each with `board`); `verify` reads it back as it is. An unknown answer
+    says how to search longer, and what the tables say (`known`) or what the dearest proof
+    of the game cost."""
     chosen = result.deal
     out = [header(chosen, label), f"# {result.summary()}"]
     if result.verdict == UNKNOWN:
         out.append(f"# {longer(result.reason)}")
+        price = known.words() if known is not None else guide(chosen.game.name, chosen.rules.name)
+        if price:
+            out.append(f"# {price}")
     if board:
         seen = chosen.game.opening(chosen.rules, chosen.cards) if result.position is None else result.position.seen
         out.append(chosen.game.board_of(chosen.rules, seen))
