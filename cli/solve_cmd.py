@@ -30,6 +30,7 @@ from .common import (
     json_option,
     limit_options,
     progress_option,
+    shown_name,
     shows_progress,
     start_game,
     start_options,
@@ -109,18 +110,21 @@ def solve_command(
     result = as_set(result, time_limit)
     known = published_answer(result)
     unwritten = None
+    written = []  # what each file written holds, said on stderr after the answer
     # The files first: a reader of the text that goes away early (| head) loses nothing.
     if html_file:
         from wedlock.pictures.page import solution_page  # with its styles and script, only for a page
 
         try:
             write_page(html_file, solution_page(result, label))
+            written.append(f"{shown_name(html_file)} written: {_page_holds(result)} (open it in a browser)")
         except CannotWrite as err:
             unwritten = err  # the answer stands: it goes out, then the file's error
     if pysolfc_out and result.verdict == WON:
         data = save_bytes(result)
         try:
             write_file(pysolfc_out, lambda target: Path(target).write_bytes(data))
+            written.append(f"{shown_name(pysolfc_out)} written: open it in PySolFC (File > Open), and Redo plays the win a move at a time")
         except CannotWrite as err:
             unwritten = unwritten or err
     answering()
@@ -132,11 +136,18 @@ def solve_command(
     else:
         for line in text_lines(result, label, board, known):
             click.echo(line)
+    for line in written:
+        stopping.tell(line)
     if unwritten is not None:
         raise unwritten
     if pysolfc_out and result.verdict != WON:
         stopping.tell(f"{printable(pysolfc_out)} not written: PySolFC's save holds a win, and this deal is {result.verdict.value}.")
     sys.exit(EXIT_STATUS[known.verdict if use_table and known is not None else result.verdict])
+
+
+def _page_holds(result: Solution) -> str:
+    """What a solution page holds: the win played back, or the start and the verdict."""
+    return "a page that plays the win back" if result.verdict == WON else f"a page that shows the start and says it is {result.verdict.value}"
 
 
 def published_answer(result: Solution) -> Published | None:

@@ -135,6 +135,21 @@ def test_solve_html_that_fails_leaves_no_page_and_the_answer_stands(tmp_path: Pa
     assert "# lost" in result.stdout and left_in(tmp_path) == []
 
 
+def test_solve_says_on_stderr_which_files_it_wrote_and_what_they_hold(tmp_path: Path) -> None:
+    page, save = tmp_path / "win.html", tmp_path / "win.pso"
+    plain = run("solve", "monte-carlo", "12345")
+    result = run("solve", "monte-carlo", "12345", "--html", page, "--pysolfc-out", save)
+    assert result.exit_code == 0 and result.stdout == plain.stdout  # the moves file stays as verify reads it
+    assert result.stderr.splitlines() == [
+        f"{page} written: a page that plays the win back (open it in a browser)",
+        f"{save} written: open it in PySolFC (File > Open), and Redo plays the win a move at a time",
+    ]
+    assert page.stat().st_size > 0 and save.stat().st_size > 0
+    lost = run("solve", "weddings", "5", "--html", page, "--json")
+    assert lost.exit_code == 1 and json.loads(lost.stdout)["verdict"] == "lost"
+    assert lost.stderr == f"{page} written: a page that shows the start and says it is lost (open it in a browser)\n"
+
+
 def _full(*args: object) -> None:
     raise OSError(errno.ENOSPC, "No space left on device")
 
