@@ -37,6 +37,7 @@ COMMANDS = {
     "analyze": ("analyze_cmd", "analyze_command"),
     "winnable": ("winnable_cmd", "winnable_command"),
     "pysolfc": ("pysolfc_cmd", "pysolfc_group"),
+    "web": ("web_cmd", "web_command"),
 }
 
 # `wedlock` with no command (click 8.2 and later; older ones print the help themselves)
