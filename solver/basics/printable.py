@@ -15,3 +15,16 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def shortened(text: str, most: int = 80) -> str:
+    """`text` cut to `most` characters at the most, keeping its start and end either side of
+    an ellipsis (a game number of a thousand digits, in a repr).
+
+    >>> shortened("game " + "1" * 100, 20)
+    'game 11111…111111111'
+    """
+    if len(text) <= most:
+        return text
+    tail = (most - 1) // 2
+    return text[: most - 1 - tail] + "…" + text[len(text) - tail :]

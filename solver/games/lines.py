@@ -60,6 +60,11 @@ class Line(tuple):
         """The game's own move values."""
         return [move.raw for move in self]
 
+    def __repr__(self) -> str:
+        """`<Line of 43 moves: A1 QC + B1 QH; B2 4S + B3 4D; ...>`: its first moves only."""
+        shown = "; ".join(move.text() for move in self[:3]) + ("; ..." if len(self) > 3 else "")
+        return f"<Line of {len(self)} move{'' if len(self) == 1 else 's'}{': ' + shown if self else ''}>"
+
 
 class CodedLine(Sequence[Any]):
     """A line of a game's moves kept as the small tuples of ints the solver's steps give

@@ -17,6 +17,8 @@ import networkx as nx
 from ..basics import compiled as core
 from ..basics import memory
 from ..basics.errors import LimitError
+from ..basics.printable import shortened
+from ..basics.words import counted
 from ..games.lines import Line
 from ..pipeline.line_layouts import start_of
 from ..pipeline.solving import Deal, DealSource, Position, checked_limits, deal, solve
@@ -81,6 +83,17 @@ class Analysis:
             data["cut_by"] = self.cut_by
         data["seconds"] = round(self.seconds, 4)
         return data
+
+    def __str__(self) -> str:
+        """`Monte Carlo (PySolFC), game 12345: a state graph of 1,203 states and 4,711 edges, 12 won`."""
+        f = self.figures
+        where = self.deal.label if self.position is None else self.position.label
+        cut = "" if f.complete else f" (cut by {(self.cut_by or 'a limit').replace('_', ' ')}: counts are lower bounds)"
+        return f"{self.deal.title}, {shortened(where)}: a state graph of {counted(f.states, 'state')} and {counted(f.edges, 'edge')}, {f.won_states:,} won{cut}"
+
+    def __repr__(self) -> str:
+        where = self.deal.label if self.position is None else self.position.label
+        return f"<Analysis {self.deal.title}, {shortened(where)}: {counted(self.figures.states, 'state')}{'' if self.complete else ', cut'}>"
 
     def exported(self, deadline: float | None = None) -> nx.DiGraph:
         """The graph with plain attributes, for GraphML, DOT and pictures; past `deadline`

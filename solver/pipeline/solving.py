@@ -27,7 +27,7 @@ from ..basics.errors import (
 )
 from ..basics.input_files import MOST_LINE, UNREADABLE, bounded, read_text, why_unreadable
 from ..basics.numbering import GameNumber
-from ..basics.printable import printable
+from ..basics.printable import printable, shortened
 from ..basics.version import __version__
 from ..basics.words import counted
 from ..games.lines import Line, Move
@@ -78,6 +78,9 @@ class Deal:
     def __str__(self) -> str:
         return f"{self.title}, {self.label}\n{self.board()}"
 
+    def __repr__(self) -> str:
+        return f"<Deal {self.title}, {shortened(self.label)}>"
+
 
 @dataclass(frozen=True)
 class Position:
@@ -105,6 +108,12 @@ class Position:
     def text(self) -> str:
         """The position as a player sees it, in the form `wedlock.position(..., text=...)` reads."""
         return self.deal.game.position_text(self.deal.rules, self.seen)
+
+    def __str__(self) -> str:
+        return f"{self.deal.title}, {self.label}\n{self.board()}"
+
+    def __repr__(self) -> str:
+        return f"<Position {self.deal.title}, {shortened(self.label)}>"
 
     def _names(self) -> dict[str, Any]:
         names = self.deal._names()
@@ -247,6 +256,18 @@ class Solution:
         if self.verdict == Verdict.LOST:
             return f"lost: {self.proof or 'no line wins; every reachable position was searched'} ({cost})"
         return f"unknown: {self.reason} ({cost})"
+
+    @property
+    def label(self) -> str:
+        """What was solved: `game 12345`, or the position of a game under way."""
+        return self.deal.label if self.position is None else self.position.label
+
+    def __str__(self) -> str:
+        """`Monte Carlo (PySolFC), game 12345: won in 43 moves (...)`."""
+        return f"{self.deal.title}, {shortened(self.label)}: {self.summary()}"
+
+    def __repr__(self) -> str:
+        return f"<Solution {self.deal.title}, {shortened(self.label)}: {self.verdict.value}, {counted(len(self.line), 'move')}, {counted(self.states, 'state')}>"
 
     def to_json(self) -> dict[str, Any]:
         """What `solve --json` prints."""

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..basics.printable import shortened
 from ..basics.words import counted
 from ..games.lines import Line
 from ..games.protocol import Game, Progress, no_progress, starting_choice
@@ -51,6 +52,16 @@ class Hint:
         if self.verdict == Verdict.LOST:
             return f"lost: {self.proof or 'no line from here wins; every reachable position was searched'} ({cost})"
         return f"unknown: {self.reason} ({cost})"
+
+    def __str__(self) -> str:
+        """`Monte Carlo (PySolFC), game 12345, after 1 move: won ...; next: B2 4S + B3 4D`."""
+        said = f"{self.position.deal.title}, {shortened(self.position.label)}: {self.summary()}"
+        return f"{said}; next: {self.next.text(numbered=False)}" if self.next else said
+
+    def __repr__(self) -> str:
+        where = shortened(self.position.label)
+        nxt = f", next {shortened(self.next.text(numbered=False), 60)}" if self.next else ""
+        return f"<Hint {self.position.deal.title}, {where}: {self.verdict.value}{nxt}, {counted(len(self.choices), 'move')} classed>"
 
     def to_json(self) -> dict[str, Any]:
         """What `hint --json` prints."""

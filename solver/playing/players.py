@@ -36,6 +36,8 @@ from typing import Any
 
 from ..basics.cards import Card
 from ..basics.errors import WedlockError
+from ..basics.printable import shortened
+from ..basics.words import counted
 from ..games.lines import Line
 from ..games.protocol import Game, starting_choice
 from ..pipeline.positions import played, position
@@ -87,6 +89,21 @@ class Played:
         if self.won:
             return Verdict.WON
         return Verdict.UNKNOWN if self.reason else Verdict.LOST
+
+    def outcome(self) -> str:
+        """`won in 43 moves`, `lost after 12 moves`, or why the game has no result."""
+        if self.won:
+            return f"won in {counted(len(self.moves), 'move')}"
+        if self.reason:
+            return f"unfinished after {counted(len(self.moves), 'move')}: {self.reason}"
+        return f"lost after {counted(len(self.moves), 'move')}"
+
+    def __str__(self) -> str:
+        """`Monte Carlo (PySolFC), game 12345: the greedy player won in 43 moves (0.01 s)`."""
+        return f"{self.start.deal.title}, {shortened(self.start.label)}: the {self.player} player {self.outcome()} ({self.seconds:,.2f} s)"
+
+    def __repr__(self) -> str:
+        return f"<Played {self.start.deal.title}, {shortened(self.start.label)}: {self.player}, {self.outcome()[:80]}>"
 
     def to_json(self) -> dict[str, Any]:
         """What `play --json` prints."""

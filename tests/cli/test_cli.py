@@ -169,7 +169,7 @@ def test_group_help_lists_every_command() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: wedlock [OPTIONS] COMMAND [ARGS]...\n")
     commands = re.findall(r"^  (\w+)\s{2,}", result.stdout.split("Commands:\n", 1)[1], re.M)
-    assert sorted(commands) == ["analyze", "batch", "deal", "hint", "play", "pysolfc", "show", "solve", "stats", "verify", "winnable"]
+    assert sorted(commands) == ["analyze", "batch", "deal", "hint", "play", "pysolfc", "show", "solve", "stats", "verify", "web", "winnable"]
 
 
 @pytest.mark.parametrize(
@@ -543,12 +543,13 @@ def test_solve_node_limit_gives_unknown() -> None:
     result = run("solve", "monte-carlo", LOST_PYSOL, "--node-limit", "1")
     assert result.exit_code == 3
     lines = result.stdout.splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert lines[1].startswith("# unknown: ") and "node limit" in lines[1]
     assert lines[2] == "# to search longer, give a larger --node-limit"
+    assert lines[3] == f"# the shipped table holds game {LOST_PYSOL} as lost"
     code, data = solve_json(LOST_PYSOL, "--node-limit", "1")
     assert code == 3
-    assert set(data) == SOLVE_KEYS | {"reason"}
+    assert set(data) == SOLVE_KEYS | {"reason", "published"}
     assert (data["verdict"], data["moves"], data["reason"]) == ("unknown", [], "node limit 1 reached")
 
 
