@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,13 +12,14 @@ from wedlock.basics.memory import size_text
 from wedlock.basics.printable import printable
 from wedlock.basics.words import counted
 
-from .common import BadInput, Command, FolderPath, input_errors, write_file
+from .common import BadInput, Command, FolderPath, input_errors, json_option, write_file
 
 
 @click.command("web", cls=Command)
 @click.argument("folder", metavar="DIR", type=FolderPath(file_okay=False))
+@json_option
 @input_errors
-def web_command(folder: Path) -> None:
+def web_command(folder: Path, as_json: bool) -> None:
     """Write into DIR a static site where a player picks a game, its rules and a number,
     and the browser deals it as PySolFC does, solves it (at solve's default limits) and
     plays the win back; it gives hints for a game under way too. Serve DIR with any
@@ -38,6 +40,9 @@ def web_command(folder: Path) -> None:
         raise BadInput(f"cannot write {printable(str(folder))}: {err.strerror or err}") from None
     for name, data in files.items():
         write_file(str(folder / name), _writer(data))
+    if as_json:
+        click.echo(json.dumps({"folder": str(folder), "bytes": site_size(files), "files": {n: len(d) for n, d in files.items()}}))
+        return
     click.echo(f"{printable(str(folder))}: {counted(len(files), 'file')}, {size_text(site_size(files))}")
     click.echo(f"serve it: python3 -m http.server -d {printable(str(folder))}, then open http://localhost:8000/")
 

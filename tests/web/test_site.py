@@ -146,7 +146,8 @@ def test_wedlock_web_writes_the_site(tmp_path: Path, files: dict[str, bytes]) ->
     assert "python3 -m http.server -d" in result.stdout
     written = {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     assert written == files
-    assert run("web", folder).exit_code == 0  # again over its own files
+    again = json.loads(run("web", folder, "--json").stdout)  # again, over its own files
+    assert again == {"folder": str(folder), "bytes": site_size(files), "files": {n: len(d) for n, d in files.items()}}
 
 
 def test_wedlock_web_refuses_a_folder_it_cannot_make(tmp_path: Path) -> None:
