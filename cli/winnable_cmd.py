@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from types import TracebackType
+from typing import Any
 
 import click
 
@@ -37,6 +39,7 @@ UNKNOWN_STATUS = 3  # as `solve` says unknown: fewer numbers than asked, for wan
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, show_default=True, help="The first game number to look at.")
 @click.option("--to", "stop", type=click.IntRange(min=1), help="The last game number to look at.")
 @time_limit_option(ON_THE_FLY_SECONDS)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 @json_option
 @interruptible
 @input_errors
@@ -50,13 +53,15 @@ def winnable_command(
     start: int,
     stop: int | None,
     time_limit: float | None,
+    quiet: bool,
     as_json: bool,
 ) -> None:
     """Print game numbers proven winnable (with --lost, proven lost), one a line.
 
     They come from the published results, shipped with wedlock, and past those from deals
-    solved as they come (each within --time-limit; a deal left unknown is passed over).
-    The output reads back as a list of numbers for `batch @FILE`.
+    solved as they come (each within --time-limit; a deal left unknown is passed over),
+    with a progress bar on stderr while they are solved. The output reads back as a list
+    of numbers for `batch @FILE`.
 
     Example: wedlock winnable monte-carlo --random --count 5
     """
@@ -67,22 +72,84 @@ def winnable_command(
     known = table(game.name, rules.name)
     skipped: list[int] = []
     seeded = int(seed) if seed is not None and seed.isdigit() else seed  # `--seed 1` is the API's seed=1
+    bar = SolvingBar(not quiet and sys.stderr is not None, count)
     found = winnable(
-        game.name, rules.name, count=count, lost=lost, random=shuffled, seed=seeded, start=start, stop=stop, time_limit=time_limit, skipped=skipped
+        game.name,
+        rules.name,
+        count=count,
+        lost=lost,
+        random=shuffled,
+        seed=seeded,
+        start=start,
+        stop=stop,
+        time_limit=time_limit,
+        skipped=skipped,
+        solving=bar.solving,
     )
     answering()  # the numbers go out as they are found
     try:
-        report(found, game, rules, known, count, lost, skipped, as_json)
+        report(found, game, rules, known, count, lost, skipped, as_json, bar)
     except GaveUp as err:
         click.echo(f"# stopped: {err}", err=True)
         sys.exit(UNKNOWN_STATUS)
 
 
-def report(found, game, rules, known, count: int, lost: bool, skipped: list[int], as_json: bool) -> None:
-    """The numbers as text, one a line, or as JSON."""
+class SolvingBar:
+    """The progress bar of `winnable` on stderr, as `batch` draws one: the numbers found
+    of those asked for, and the game being solved. It comes up with the first deal solved
+    past the table (the table answers at once); disabled (--quiet), it draws nothing."""
+
+    def __init__(self, enabled: bool, count: int) -> None:
+        self.enabled, self.count, self.found = enabled, count, 0
+        self.bar: Any = None
+
+    def solving(self, number: int) -> None:
+        """Called as the deal `number` starts to be solved."""
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm  # loaded only for a bar that is drawn
+
+            self.bar = tqdm(total=self.count, initial=self.found, unit="number", file=sys.stderr, postfix=f"solving game {number:,}")
+        else:
+            self.bar.set_postfix_str(f"solving game {number:,}")
+
+    def add(self) -> None:
+        """One more number found."""
+        self.found += 1
+        if self.bar is not None:
+            self.bar.set_postfix_str("", refresh=False)  # until the next deal is solved
+            self.bar.update(1)
+
+    def echo(self, line: str) -> None:
+        """A line of the answer on stdout, with the bar out of its way while it is written."""
+        if self.bar is None:
+            click.echo(line)
+            return
+        with self.bar.external_write_mode():
+            click.echo(line)
+
+    def __enter__(self) -> SolvingBar:
+        return self
+
+    def __exit__(self, kind: type | None, err: BaseException | None, trace: TracebackType | None) -> None:
+        if self.bar is not None:
+            try:
+                self.bar.close()
+            except OSError:  # a terminal gone with SIGHUP: nothing left to draw on
+                pass
+
+
+def report(found, game, rules, known, count: int, lost: bool, skipped: list[int], as_json: bool, bar: SolvingBar) -> None:
+    """The numbers as text, one a line, or as JSON; the bar is gone before the lines
+    that follow them on stderr."""
     what = "lost" if lost else "winnable"
     if as_json:
-        numbers = list(found)
+        numbers = []
+        with bar:
+            for f in found:
+                numbers.append(f)
+                bar.add()
         data = {
             "game": game.name,
             "rules": rules.name,
@@ -99,9 +166,11 @@ def report(found, game, rules, known, count: int, lost: bool, skipped: list[int]
     source = "no published table" if known is None else f"published table of games {known.first:,}-{known.last:,}"
     click.echo(f"# {rules.title}: game numbers proven {what} ({source})")
     given = 0
-    for f in found:
-        given += 1
-        click.echo(str(f.number) if f.from_table else f"{f.number}  # solved now, {f.seconds:,.2f} s")
+    with bar:
+        for f in found:
+            given += 1
+            bar.add()
+            bar.echo(str(f.number) if f.from_table else f"{f.number}  # solved now, {f.seconds:,.2f} s")
     if given < count:
         click.echo(f"# only {given:,} in the range asked for", err=True)
     if skipped:

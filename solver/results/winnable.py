@@ -5,7 +5,7 @@ past them by solving deals as they come.
 from __future__ import annotations
 
 import random as random_numbers
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,14 +48,16 @@ def winnable(
     time_limit: float | None = ON_THE_FLY_SECONDS,
     skipped: list[int] | None = None,
     patience: float = PATIENCE,
+    solving: Callable[[int], None] | None = None,
 ) -> Iterator[Found]:
     """Up to `count` game numbers from `start` to `stop` proven winnable (proven lost with
     `lost`): in order, or in a random order with `random` (seeded by `seed`; `stop` is
     then the table's end unless given). A number the shipped table covers is answered
-    from it; one past it is solved, within `time_limit` seconds; a deal that is unknown
-    (in the table, or once solved) is passed over and added to `skipped`, when given.
-    When `patience` seconds of solving past the table find nothing, a `GaveUp` is raised:
-    such deals are rare there, or come out unknown within the time limit.
+    from it; one past it is solved, within `time_limit` seconds (`solving`, when given,
+    is called with the number first); a deal that is unknown (in the table, or once
+    solved) is passed over and added to `skipped`, when given. When `patience` seconds
+    of solving past the table find nothing, a `GaveUp` is raised: such deals are rare
+    there, or come out unknown within the time limit.
 
     >>> [f.number for f in winnable("monte-carlo", "strict", count=3, lost=True)]
     [3, 4, 5]
@@ -75,6 +77,8 @@ def winnable(
         raise RangeError(f"patience is a number of seconds, 0 or more; not {patience!r}")
     if skipped is not None and not isinstance(skipped, list):
         raise RangeError(f"skipped is a list the deals passed over are added to, or None; not {type(skipped).__name__}")
+    if solving is not None and not callable(solving):
+        raise RangeError(f"solving is a function called with each number solved, or None; not {type(solving).__name__}")
     wanted = Verdict.LOST if lost else Verdict.WON
     known = table(chosen.name, rule_set.name)
     if random and stop is None:
@@ -82,7 +86,7 @@ def winnable(
             raise RangeError("drawing at random past the published table needs the last number to draw from")
         stop = known.last
     numbers = _shuffled(start, stop, random_numbers.Random(seed)) if random and stop is not None else _upward(start, stop)
-    return _found(chosen, rule_set, numbers, count, wanted, time_limit, skipped, patience)
+    return _found(chosen, rule_set, numbers, count, wanted, time_limit, skipped, patience, solving)
 
 
 def _found(
@@ -94,6 +98,7 @@ def _found(
     time_limit: float | None,
     skipped: list[int] | None,
     patience: float,
+    solving: Callable[[int], None] | None,
 ) -> Iterator[Found]:
     """The numbers with the verdict wanted, answered from the table or solved, in turn."""
     known = table(chosen.name, rule_set.name)
@@ -106,6 +111,8 @@ def _found(
         verdict = None if known is None else known.verdict(number)
         from_table, seconds = verdict is not None, 0.0
         if verdict is None:
+            if solving is not None:
+                solving(number)
             result = solve(chosen, number, rule_set.name, time_limit=time_limit)
             verdict, seconds = result.verdict, result.seconds
             searching = 0.0 if verdict == wanted else searching + seconds

@@ -184,6 +184,7 @@ def test_a_batch_line_is_the_record_of_the_api_answer(tmp_path) -> None:
         lambda: wedlock.winnable("monte-carlo", count="3"),
         lambda: wedlock.winnable("monte-carlo", start=True),
         lambda: wedlock.winnable("monte-carlo", start=10, stop=5),
+        lambda: wedlock.winnable("monte-carlo", solving="print"),
         lambda: wedlock.Card.parse(5),
     ],
 )
@@ -214,6 +215,8 @@ def test_lookup_reads_numbers_and_names_as_deal_does() -> None:
 def test_winnable_gives_up_where_solving_finds_nothing() -> None:
     from wedlock.results.winnable import GaveUp
 
-    found = wedlock.winnable("matrimony", "pysol", lost=True, count=1, start=10_001, time_limit=0.1, patience=0.5)
+    solved: list[int] = []
+    found = wedlock.winnable("matrimony", "pysol", lost=True, count=1, start=10_001, time_limit=0.1, patience=0.5, solving=solved.append)
     with pytest.raises(GaveUp, match="found no further deal proven lost"):
         next(found)
+    assert solved == list(range(10_001, 10_001 + len(solved))) and solved  # each number, as its solve starts

@@ -103,6 +103,21 @@ def test_past_the_table_it_solves_and_the_wins_replay() -> None:
     assert all("# solved now, " in line for line in text.splitlines()[1:])
 
 
+def test_solving_past_the_table_draws_a_bar_on_stderr_that_quiet_silences() -> None:
+    result = run("winnable", "monte-carlo", "--rules", "strict", "--from", "10000", "--count", "3")
+    assert result.exit_code == 0
+    numbers = numbers_of(result.stdout)
+    assert numbers[0] == 10_000 and len(numbers) == 3  # the table's last number, then two solved
+    frames = [frame.strip() for frame in result.stderr.split("\r") if frame.strip()]
+    assert frames[0].startswith("33%|") and frames[0].endswith("| 1/3 [00:00<?, ?number/s, solving game 10,001]")
+    assert all(f"solving game {n:,}]" in result.stderr for n in range(10_001, numbers[-1] + 1))
+    assert frames[-1].startswith("100%|") and "| 3/3 [" in frames[-1]
+    assert result.stdout.count("\n") == 4  # the bar never lands on stdout
+    quiet = run("winnable", "monte-carlo", "--rules", "strict", "--from", "10000", "--count", "3", "--quiet")
+    assert (quiet.exit_code, numbers_of(quiet.stdout), quiet.stderr) == (0, numbers, "")
+    assert run("winnable", "monte-carlo", "--count", "3").stderr == ""  # the table answers at once: no bar
+
+
 def test_unknown_deals_are_passed_over_and_named() -> None:
     last = max(n for n in range(1, 10_001) if lookup("matrimony", n, "pysol") == Verdict.UNKNOWN)
     window = range(last - 10, last + 1)  # eleven deals of the table, the last one unknown
