@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from wedlock.basics.printable import printable
-from wedlock.pysolfc.install import PLUGIN_FILE, default_folder, is_wedlocks, plugin_text
+from wedlock.pysolfc.install import PLUGIN_FILE, default_folder, is_wedlocks, plugin_text, pysolfc_found
 
 from .common import BadInput, FolderPath, interruptible, write_file
 from .pysolfc_seeds_cmd import seeds_command
@@ -32,7 +32,8 @@ def install_command(folder: Path | None) -> None:
     shows a move that keeps the win (or says the game can no longer be won), the Demo plays
     wedlock's solution, and the Assist menu plays it for you or deals a winnable game.
     PySolFC must run on a Python where wedlock is installed; elsewhere the plugin does
-    nothing.
+    nothing. Where no PySolFC can be found, the plugin is installed all the same, and the
+    command says that PySolFC is needed to use it.
 
     \b
     Example:
@@ -43,7 +44,14 @@ def install_command(folder: Path | None) -> None:
     before = _written_by_wedlock(target)
     write_file(str(target), lambda name: Path(name).write_text(plugin_text(), encoding="utf-8"))
     done = "updated" if before else "installed"
-    click.echo(f"{done} wedlock's plugin: {printable(str(target))} (PySolFC loads it as it starts)")
+    if pysolfc_found():
+        click.echo(f"{done} wedlock's plugin: {printable(str(target))} (PySolFC loads it as it starts)")
+        return
+    click.echo(f"{done} wedlock's plugin: {printable(str(target))}")
+    click.echo(
+        "PySolFC was not found on this machine (no pysollib in this Python, no pysol program on the PATH): "
+        "to use the plugin, install PySolFC on a Python where wedlock is installed; PySolFC loads it as it starts"
+    )
 
 
 @pysolfc_group.command("uninstall")

@@ -9,13 +9,16 @@ cannot be imported it does nothing, and PySolFC plays as it did.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import sys
 from pathlib import Path
 
 from ..basics.version import __version__
 
 PLUGIN_FILE = "wedlock_plugin.py"
+PROGRAMS = ("pysol", "pysol.py", "pysolfc", "PySolFC")  # the names PySolFC's installs give its program
 MARK = "# Written by `wedlock pysolfc install`"  # the line that tells wedlock's file from another
 
 PLUGIN_TEXT = f'''{MARK} (wedlock {{version}}); `wedlock pysolfc uninstall` removes it.
@@ -47,3 +50,14 @@ def default_folder() -> Path:
 def is_wedlocks(text: str) -> bool:
     """Whether a plugin file's text is one wedlock wrote."""
     return text.startswith(MARK)
+
+
+def pysolfc_found() -> bool:
+    """Whether PySolFC is on this machine, as far as can be seen from here: its package
+    `pysollib` in this Python, or its program on the PATH."""
+    try:
+        if importlib.util.find_spec("pysollib") is not None:
+            return True
+    except (ImportError, ValueError):  # a broken or odd `pysollib` on the path: look further
+        pass
+    return any(shutil.which(name) is not None for name in PROGRAMS)

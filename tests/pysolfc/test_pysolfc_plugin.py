@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import errno
+import importlib.util
 import random
 import sys
 import threading
@@ -19,7 +20,7 @@ import pytest
 import wedlock
 from tests.cli.test_cli import assert_bad_input, run
 from tests.pysolfc.pysolfc_standin import KINDS, NAMES, App, Demo, Game, Stack, Talon, offered
-from wedlock.pysolfc import advisor, plugin
+from wedlock.pysolfc import advisor, install, plugin
 from wedlock.pysolfc.advisor import Advisor
 from wedlock.pysolfc.ids import GAME_IDS, GAMES_BY_ID
 from wedlock.pysolfc.install import PLUGIN_FILE, default_folder, plugin_text
@@ -484,7 +485,20 @@ def test_the_default_folder_is_pysolfcs() -> None:
     assert default_folder().parts[-2:] == (".PySolFC", "plugins") or sys.platform == "win32"
 
 
-def test_install_and_uninstall_say_what_they_did(tmp_path: Path) -> None:
+def pysolfc_here(found: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine with PySolFC's program on the PATH (`found`), or with no PySolFC at all."""
+    programs = tmp_path / "bin"
+    programs.mkdir(exist_ok=True)
+    if found:
+        (programs / "pysol").write_text("#!/bin/sh\n")
+        (programs / "pysol").chmod(0o755)
+    monkeypatch.setenv("PATH", str(programs))
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None if name == "pysollib" else real(name, *args))
+
+
+def test_install_and_uninstall_say_what_they_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pysolfc_here(True, tmp_path, monkeypatch)
     folder = tmp_path / "a" / "plugins"
     result = run("pysolfc", "install", "--dir", folder)
     assert result.exit_code == 0 and result.stdout == f"installed wedlock's plugin: {folder / PLUGIN_FILE} (PySolFC loads it as it starts)\n"
@@ -497,6 +511,28 @@ def test_install_and_uninstall_say_what_they_did(tmp_path: Path) -> None:
     assert list(folder.rglob("*")) == [folder / "__pycache__"]
     result = run("pysolfc", "uninstall", "--dir", folder)
     assert result.exit_code == 0 and result.stdout == f"wedlock's plugin is not installed in {folder}\n"
+
+
+def test_install_says_where_the_plugin_went_and_that_pysolfc_is_needed_where_none_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pysolfc_here(False, tmp_path, monkeypatch)
+    folder = tmp_path / "plugins"
+    result = run("pysolfc", "install", "--dir", folder)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout == (
+        f"installed wedlock's plugin: {folder / PLUGIN_FILE}\n"
+        "PySolFC was not found on this machine (no pysollib in this Python, no pysol program on the PATH): "
+        "to use the plugin, install PySolFC on a Python where wedlock is installed; PySolFC loads it as it starts\n"
+    )
+    assert (folder / PLUGIN_FILE).read_text() == plugin_text()  # installed all the same
+    assert run("pysolfc", "install", "--dir", folder).stdout.startswith(f"updated wedlock's plugin: {folder / PLUGIN_FILE}\nPySolFC was not found")
+
+
+def test_pysollib_in_this_python_is_pysolfc_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no program
+    (tmp_path / "pysollib").mkdir()
+    (tmp_path / "pysollib" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert install.pysolfc_found()
 
 
 def test_install_refuses_a_folder_it_cannot_make(tmp_path: Path) -> None:
