@@ -15,7 +15,7 @@ import secrets
 import shlex
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -409,7 +409,8 @@ def choose_start(
     typed = None
     if position_file is not None:
         typed = _read(position_file, "position")
-        named = named_in(game_named(game_name), typed)
+        with naming(position_file):
+            named = named_in(game_named(game_name), typed)
         if number is None and deal_file is None and named.game_number is not None:
             number = named.game_number
         if rules_name is None:
@@ -417,11 +418,14 @@ def choose_start(
     chosen, label = choose_deal(game_name, number, deal_file, rules_name)
     if typed is None and after_file is None:
         return chosen, label
-    start = position(chosen.game, chosen, text=typed) if typed is not None else position(chosen.game, chosen)
     if position_file is not None:
+        with naming(position_file):
+            start = position(chosen.game, chosen, text=typed)
         label += f", the position in {shown_name(position_file)}"
+    else:
+        start = position(chosen.game, chosen)
     if after_file is not None:
-        start = position(chosen.game, start, after=_read(after_file, "moves"))
+        start = _played_after(start, after_file)
         label += f", after {counted(len(start.moves), 'move')}"
     return start, label
 
@@ -458,9 +462,28 @@ def saved_start(
         label = f"{start.deal.label}, saved in {shown_name(pysolfc_save)} after {counted(len(start.moves), 'move')}"
     if after_file is not None:
         saved = len(start.moves)
-        start = position(start.deal.game, start, after=_read(after_file, "moves"))
+        start = _played_after(start, after_file)
         label += f", then {counted(len(start.moves) - saved, 'move')}"
     return start, label
+
+
+def _played_after(start: Position, after_file: str) -> Position:
+    """The position after the moves of the --after file; what is wrong with them names it."""
+    moves = _read(after_file, "moves")
+    with naming(after_file):
+        return position(start.deal.game, start, after=moves)
+
+
+@contextlib.contextmanager
+def naming(path: str) -> Iterator[None]:
+    """What the library finds wrong with a file the command line names is said with the
+    file's name, as verify says it of its --moves file: one line and exit 2."""
+    try:
+        yield
+    except OutOfTime:
+        raise
+    except WedlockError as err:
+        raise BadInput(f"{shown_name(path)}: {err}") from None
 
 
 def start_game(start: Deal | Position) -> Any:

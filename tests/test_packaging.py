@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tomllib
 from importlib import metadata
@@ -48,3 +49,25 @@ def test_the_installed_version_is_the_package_version() -> None:
     import wedlock
 
     assert metadata.version("wedlock") == wedlock.__version__
+
+
+def test_the_suite_refuses_an_installed_wedlock_that_is_not_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import wedlock
+    import wedlock.cli
+    from tests.conftest import stale_files
+
+    copy = tmp_path / "wedlock"
+    for folder, inside in ((ROOT / "solver", copy), (ROOT / "cli", copy / "cli")):
+        for source in folder.rglob("*.py"):
+            target = inside / source.relative_to(folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+    monkeypatch.setattr(wedlock, "__file__", str(copy / "__init__.py"))
+    monkeypatch.setattr(wedlock.cli, "__file__", str(copy / "cli" / "__init__.py"))
+    assert stale_files() == []  # an install of this very checkout
+    (copy / "search" / "exhaustive.py").write_text("# an older solver\n")
+    (copy / "cli" / "solve_cmd.py").unlink()
+    (copy / "_core.cpython-test.so").write_bytes(b"")
+    old = (ROOT / "solver" / "_core" / "search.c").stat().st_mtime - 10
+    os.utime(copy / "_core.cpython-test.so", (old, old))
+    assert stale_files() == ["solver/search/exhaustive.py", "cli/solve_cmd.py", "the compiled core (_core.cpython-test.so, older than solver/_core/)"]
