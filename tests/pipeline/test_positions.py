@@ -263,6 +263,22 @@ def test_an_illegal_after_move_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert_bad_input(run(command, "monte-carlo", "12345", "--after", bad, *extra), "move 2 (A1 QC + B1 QH)", "empty")
 
 
+STARTING_COMMANDS = ["solve", "hint", "deal", "analyze", "verify", "play"]  # show takes --after, not --position
+
+
+@pytest.mark.parametrize("command, option", [(c, "--after") for c in [*STARTING_COMMANDS, "show"]] + [(c, "--position") for c in STARTING_COMMANDS])
+def test_what_is_wrong_in_an_after_or_position_file_names_the_file(tmp_path: Path, command: str, option: str) -> None:
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_text("garbage here\n")
+    won = tmp_path / "won.txt"
+    won.write_text(run("solve", "monte-carlo", "1").stdout)
+    extra = {"verify": ["--moves", won], "play": ["--player", "greedy"], "show": ["--html", tmp_path / "page.html"]}.get(command, [])
+    where = [won, "--game", "monte-carlo", "--number", "1"] if command == "show" else ["monte-carlo", "1"]
+    problem = {"--after": "line 1: not a cell: 'garbage' (write a row letter and a column number, like B3)", "--position": "line 1: expected a grid row"}[option]
+    line = assert_bad_input(run(command, *where, option, garbage, *extra))
+    assert line.startswith(f"Error: {garbage}: {problem}"), line
+
+
 def test_hint_after_the_whole_winning_line_says_the_game_is_won(tmp_path: Path) -> None:
     line = tmp_path / "all.txt"
     line.write_text(run("solve", "monte-carlo", "12345").stdout)
