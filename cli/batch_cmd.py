@@ -131,15 +131,16 @@ def batch_command(
     if resume and out_path and os.path.exists(out_path) and not os.path.isfile(out_path):
         raise BadInput(f"{shown}: --resume reads and mends its results, so it must be a file, not a pipe or device")
     todo = numbers
+    counts = {"won": 0, "lost": 0, "unknown": 0}  # of the deals the bar counts as done, the file's too
     if resume and out_path:
         found = to_resume(numbers, iter_results(out_path), game.name, rules.name, retry_unknown, retry_version, where=shown)
         mend(out_path)  # only now that every line has been read
         if found.older:
             click.echo(older_lines(found, shown, retry_version), err=True)
         todo = found.numbers
+        counts.update(found.settled)
     playing = Players(tuple(dict.fromkeys(players)), seed, samples, sample_time) if players else None
     job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None, playing)
-    counts = {"won": 0, "lost": 0, "unknown": 0}
     results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
     with ExitStack() as stack:
         stack.callback(results.close)  # first thing on the way out: the workers end
@@ -158,6 +159,7 @@ def batch_command(
             from tqdm import tqdm  # loaded only for a bar that is drawn
 
             bar = stack.enter_context(tqdm(total=len(numbers), initial=len(numbers) - len(todo), unit="deal", file=sys.stderr))
+            bar.set_postfix(counts)
 
         def written() -> str:
             text = f"{counted(writer.lines(out_path if out_path and os.path.isfile(out_path) else None), 'result')} written"

@@ -29,8 +29,9 @@ from .common import BadInput, FilePath, check_writable, input_errors, json_optio
 def stats_command(files: tuple[str, ...], plot_file: str | None, as_json: bool) -> None:
     """Summarize results files: per game and rule set, the win rate and its 95% interval.
 
-    The interval is Wilson's, with unknown deals counted as lost for the lower bound and
-    as won for the upper bound. A deal with several lines counts once: a won or lost line
+    The interval is Wilson's. With unknown deals, its low end counts them as lost, and its
+    high end is the share of deals not proven lost (all unknown ones won), below 100% once
+    one deal is proven lost. A deal with several lines counts once: a won or lost line
     rather than an unknown one, else the longer search; a deal both won and lost is an
     error. The files are read a line at a time, in any number and order (- reads plain
     JSON lines from stdin). Lines written by `batch --analyze` add the mean odds of a

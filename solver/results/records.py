@@ -28,7 +28,7 @@ import os
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -324,12 +324,14 @@ SHOWN_VERSIONS = 3  # the other versions a resume names, most deals first
 
 @dataclass(frozen=True)
 class Resume:
-    """What `batch --resume` makes of its results file: the numbers still to solve, and
-    the deals whose lines all come from other versions of wedlock (kept as they are)."""
+    """What `batch --resume` makes of its results file: the numbers still to solve, the
+    verdicts of those it already settles, and the deals whose lines all come from other
+    versions of wedlock (kept as they are)."""
 
     numbers: list[str]
     older: int = 0  # deals of the file with no line from this version
     versions: tuple[tuple[str, int], ...] = ()  # (version, deals) of the most common of those
+    settled: dict[str, int] = field(default_factory=dict)  # won, lost, unknown: how many of the others
 
 
 def to_resume(
@@ -343,7 +345,8 @@ def to_resume(
     where: str = "the file",
 ) -> Resume:
     """The numbers of `numbers` with no record yet; with `retry_unknown`, also those whose
-    record is unknown; with `retry_version`, also those with no record from `version`.
+    record is unknown; with `retry_version`, also those with no record from `version`;
+    and how many of the others the file has won, lost and unknown.
     A record of another game or rule set, or two decided records of one deal that
     disagree, are a ResultsFileError: a resumed file holds one game and rule set."""
     verdicts: dict[str, str] = {}
@@ -368,5 +371,11 @@ def to_resume(
             raise conflict((game, rules, number))
     stale = Counter(v for n, v in older.items() if n not in current)
     settled = {n for n, v in verdicts.items() if not (retry_unknown and v == "unknown") and not (retry_version and n not in current)}
-    todo = [n for n in numbers if n not in settled]
-    return Resume(todo, stale.total(), tuple(stale.most_common(SHOWN_VERSIONS)))
+    todo: list[str] = []
+    kept = {"won": 0, "lost": 0, "unknown": 0}
+    for n in numbers:
+        if n in settled:
+            kept[verdicts[n]] += 1
+        else:
+            todo.append(n)
+    return Resume(todo, stale.total(), tuple(stale.most_common(SHOWN_VERSIONS)), kept)

@@ -36,7 +36,7 @@ class Summary:
     unknown: int
     win_rate: float  # won / deals
     low: float  # Wilson lower bound, unknown counted as lost
-    high: float  # Wilson upper bound, unknown counted as won
+    high: float  # Wilson upper bound; with unknown deals, the share not proven lost
     median_seconds: float
     worst_seconds: float
     # Over the deals whose lines carry an analysis (batch --analyze): how many, how many of
@@ -167,7 +167,10 @@ class _Tally:
                 players[who] = self.sums[who] / self.analysed
                 players[f"{who}_margin"] = Z95 * math.sqrt(self.variances[who]) / self.analysed
         played = {name: (w, g) for name, (w, g) in sorted(self.games.items())}
-        low, high = wilson(won, n)[0], wilson(won + unknown, n)[1]
+        low = wilson(won, n)[0]
+        # With unknown deals, the high end is what the deals could be at best, all unknown
+        # ones won: below 100% once one is proven lost (Wilson's bound would round to it).
+        high = (won + unknown) / n if unknown else wilson(won, n)[1]
         return Summary(
             group[0], group[1], n, won, lost, unknown, won / n, low, high, median, self.worst, **players, players=played, seconds_histogram=histogram
         )

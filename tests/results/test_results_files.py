@@ -205,3 +205,17 @@ def test_a_writer_stopped_in_the_middle_of_a_line_counts_it_as_the_file_has_it(t
         stream.write(line[:5])  # half of it out
         stream.flush()
         assert writer.lines(str(path)) == 2
+
+
+def test_game_numbers_are_json_strings_and_data_readme_says_why(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    past_doubles = str(2**53 + 1)  # a double would hold it as 2**53, another deal
+    assert batch(out, f"ms40000,ms123,{past_doubles}").exit_code == 0
+    assert [json.loads(line)["game_number"] for line in out.read_text().splitlines()] == ["ms40000", "123", past_doubles]
+    bad = tmp_path / "number.jsonl"
+    bad.write_text(json.dumps({**record(1), "game_number": 1}) + "\n")
+    assert_bad_input(run("stats", bad), "game_number and version must be text")
+    paragraphs = [" ".join(p.split()) for p in (Path(__file__).parents[2] / "data" / "README.md").read_text(encoding="utf-8").split("\n\n")]
+    (said,) = [p for p in paragraphs if p.startswith("In each line `game_number` is a JSON string, never a JSON number")]
+    for reason in ("`ms40000` is deal 40,000 of the Microsoft generator", "`ms123` is written `123`", "up to 4,300 digits", "2^53"):
+        assert reason in said, reason

@@ -14,7 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.cli.test_cli import run
+from tests.test_docs import load_table_script
+from wedlock.basics.intervals import wilson
 from wedlock.results import external_sort as spill
+from wedlock.results.records import iter_results
 from wedlock.results.stats import summarize
 
 ROOT = Path(__file__).parent.parent.parent
@@ -62,6 +65,25 @@ def test_the_same_lines_in_any_order_and_files_give_the_same_table(tmp_path_fact
     shuffled = lines[:]
     rng.shuffle(shuffled)
     assert table(shuffled) == before
+
+
+def test_a_proven_loss_keeps_the_high_end_below_100_percent(tmp_path: Path) -> None:
+    """As in PySolFC's Matrimony 1-10,000, one deal proven lost and some unknown: the high
+    end is the share not proven lost, where Wilson's, with the unknown deals won, showed
+    100.00%."""
+    verdicts = ["lost"] + ["unknown"] * 17 + ["won"] * 4_982
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(line(n, v, 0.5, game="matrimony")) + "\n" for n, v in enumerate(verdicts, 1)))
+    result = run("stats", path)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[2] == "| Matrimony (PySolFC) | 5,000 | 4,982 | 1 | 17 | 99.64% | 99.43% - 99.98% | 0.5000 | 0.50 |"
+    (summary,) = summarize(iter_results(path))
+    assert (summary.low, summary.high) == (pytest.approx(wilson(4_982, 5_000)[0]), 4_999 / 5_000)
+    assert load_table_script().holds(summary, 1, 5_000) == "Matrimony (PySolFC), games 1-5,000: won 99.43% - 99.98%"
+    # with nothing proven lost the unknown deals may all be won; with nothing unknown, Wilson's interval
+    (open_ended,) = summarize([line(1, "unknown", 0.5), line(2, "won", 0.5)])
+    (decided,) = summarize([line(1, "lost", 0.5), line(2, "won", 0.5)])
+    assert (open_ended.high, decided.high) == (1.0, wilson(1, 2)[1])
 
 
 def test_spilled_runs_come_back_in_order() -> None:
