@@ -24,6 +24,7 @@ class Answer:
     found_by: str = ""  # which of a game's searches found the win, when it tries several
     limit: str | None = None  # when `unknown`: the field of Limits that ended it, if one did
     proof: str = ""  # when `lost`: how the loss was proven (`loss_proof`)
+    playouts: int = 0  # the games searches by playouts played out, beside the states held
 
 
 SEARCHED = "every reachable position was searched"

@@ -240,6 +240,7 @@ class Solution:
     position: Position | None = None  # the position of a game under way it starts from, if any
     limit: str | None = None  # when `unknown`: the field of Limits that cut the search short, if one did
     proof: str = ""  # when `lost`: how the loss was proven, in words
+    playouts: int = 0  # the games searches by playouts played out (their work, beside the states they held)
 
     @cached_property
     def moves(self) -> Line:
@@ -249,7 +250,8 @@ class Solution:
 
     def summary(self) -> str:
         """One line: the verdict and what the search cost."""
-        cost = f"{counted(self.states, 'state')}, {self.seconds:,.2f} s"
+        held = f"{counted(self.states, 'state')} held, {counted(self.playouts, 'playout')}" if self.playouts else counted(self.states, "state")
+        cost = f"{held}, {self.seconds:,.2f} s"
         if self.verdict == Verdict.WON:
             by = f"; found by the {self.found_by}" if self.found_by else ""
             return f"won in {counted(len(self.line), 'move')} ({cost}{by})"
@@ -281,6 +283,8 @@ class Solution:
         data.update(self._extras())
         if self.proof:
             data["proof"] = self.proof
+        if self.playouts:
+            data["playouts"] = self.playouts
         data["version"] = __version__
         return data
 
@@ -369,7 +373,7 @@ def solve(
             where = chosen.label if start is None else start.label
             raise SolverFault(f"{where}: the referee rejects the solver's line: {replay.problem}")
     return Solution(
-        chosen, Verdict(answer.verdict), answer.moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit, answer.proof
+        chosen, Verdict(answer.verdict), answer.moves, answer.states, answer.seconds, answer.reason, answer.found_by, start, answer.limit, answer.proof, answer.playouts
     )
 
 

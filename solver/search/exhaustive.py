@@ -96,6 +96,7 @@ class Outcome:
     seconds: float = 0.0
     reason: str = ""  # why a search ended `unknown`, in words
     limit: str | None = None  # the field of Limits that ended it: "node_limit", "time_limit" or "max_states"
+    playouts: int = 0  # of a search by playouts: the games it played out (its `nodes` too)
 
 
 def limit_reached(limit: str, limits: Limits) -> str:

@@ -52,6 +52,11 @@ class Budget:
     def seconds(self) -> float:
         return sum(o.seconds for o in self.spent)
 
+    @property
+    def playouts(self) -> int:
+        """The games the searches by playouts played out, all told."""
+        return sum(o.playouts for o in self.spent)
+
     def reason(self, out: Outcome) -> str:
         """Why `out` ended, in the caller's terms: the limit the caller set, not what the
         last search had left of it."""

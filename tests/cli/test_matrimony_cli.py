@@ -262,3 +262,14 @@ def test_moves_of_another_game_are_refused(tmp_path: Path) -> None:
     solved = run("solve", "matrimony", WON_ARNOLD, "--rules", "arnold", "--json").stdout
     result = run("verify", "monte-carlo", WON_ARNOLD, "--moves", write(tmp_path, "m.json", solved))
     assert_bad_input(result)
+
+
+def test_a_win_by_playouts_counts_the_states_held_and_the_playouts_apart() -> None:
+    by_playouts = json.loads(run("solve", "matrimony", "1", "--json").stdout)
+    assert any(word in by_playouts["found_by"] for word in ("NRPA", "NMCS", "UCT")), by_playouts["found_by"]
+    assert by_playouts["playouts"] > 0 and by_playouts["states"] > 0
+    text = run("solve", "matrimony", "1").stdout.splitlines()[1]
+    assert f"{by_playouts['states']:,} states held, {by_playouts['playouts']:,} playouts, " in text
+    by_beam = json.loads(run("solve", "matrimony", "13", "--json").stdout)
+    assert "playouts" not in by_beam and "beam" in by_beam["found_by"]
+    assert "held" not in run("solve", "matrimony", "13").stdout.splitlines()[1]

@@ -76,18 +76,18 @@ class Matrimony:
         if quick is not None:
             out, space, label = quick
             if out.verdict != WON:  # the exact probe searched the whole space
-                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out))
-            return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label)
+                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out), playouts=budget.playouts)
+            return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label, playouts=budget.playouts)
         if budget.stopped is not None:  # a limit the exact search shares ran out in a quick stage
             out = budget.stopped
-            return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit)
+            return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, playouts=budget.playouts)
         space = PysolSpace(table, start)
         stages = len(quick_stages.QUICK_STAGES)
         tell(stages, stages + 1, EXACT_LABEL)
         out = budget.add(solve(space, budget.left()))
         if out.verdict == WON:
-            return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=EXACT_LABEL)
-        return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out))
+            return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=EXACT_LABEL, playouts=budget.playouts)
+        return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out), playouts=budget.playouts)
 
     def referee(self, rules: MatrimonyRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         """A win is told by the replay on small ints; the words for any other line come

@@ -629,10 +629,10 @@ def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outc
         moves = game.line_moves(best.moves) if best.score >= 0 else []
     seconds = time.perf_counter() - started
     if score == DECK:
-        return Outcome(WON, [tuple(moves)], held, playouts, seconds)
+        return Outcome(WON, [tuple(moves)], held, playouts, seconds, playouts=playouts)
     if stopped is not None:
-        return Outcome(UNKNOWN, [], held, playouts, seconds, limit_reached(stopped, limits), stopped)
-    return Outcome(UNKNOWN, [], held, playouts, seconds, f"{search.label}: its best line put {score} cards down")
+        return Outcome(UNKNOWN, [], held, playouts, seconds, limit_reached(stopped, limits), stopped, playouts=playouts)
+    return Outcome(UNKNOWN, [], held, playouts, seconds, f"{search.label}: its best line put {score} cards down", playouts=playouts)
 
 
 RESTART_MODELS = ("decisions", "pruned", "free")
@@ -656,10 +656,10 @@ def rollout_restarts(space: RolloutSpace, base: Rollout, tries: int, limits: Lim
     for i in range(tries):
         out = budget.add(rollout_search(space, restart(base, i), budget.left()))
         if out.verdict == WON:
-            return Outcome(WON, out.steps, budget.states, sum(o.nodes for o in budget.spent), budget.seconds)
+            return Outcome(WON, out.steps, budget.states, budget.playouts, budget.seconds, playouts=budget.playouts)
         if stops_the_rest(out):
-            return Outcome(UNKNOWN, [], budget.states, sum(o.nodes for o in budget.spent), budget.seconds, budget.reason(out), out.limit)
-    return Outcome(UNKNOWN, [], budget.states, sum(o.nodes for o in budget.spent), budget.seconds, f"{restarts_label(base, tries)}: no win")
+            return Outcome(UNKNOWN, [], budget.states, budget.playouts, budget.seconds, budget.reason(out), out.limit, budget.playouts)
+    return Outcome(UNKNOWN, [], budget.states, budget.playouts, budget.seconds, f"{restarts_label(base, tries)}: no win", playouts=budget.playouts)
 
 
 def restarts_label(base: Rollout, tries: int) -> str:
