@@ -161,7 +161,7 @@ def test_error_messages_show_only_bounded_values() -> None:
     assert len(str(err.value)) < 200 and "x" * 41 not in str(err.value)
 
 
-@pytest.mark.parametrize("max_states", [1_000, 10_000])
+@pytest.mark.parametrize("max_states", [1_000, pytest.param(10_000, marks=pytest.mark.slow)])  # 27 s in pure Python
 def test_max_states_holds_over_every_matrimony_stage(tmp_path: Path, max_states: int, pure: bool) -> None:
     # Game 107 takes every quick stage and 62 million states of the exact search to win.
     answer = wedlock.solve("matrimony", 107, max_states=max_states, time_limit=60)
