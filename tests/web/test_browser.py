@@ -221,7 +221,7 @@ def test_a_search_cut_short_says_unknown_and_stop_stops_it(visit: Visit) -> None
     cli = json.loads(run("solve", "matrimony", "15", "--time-limit", "0.5", "--json").stdout)
     assert seen["verdict"] == cli["verdict"] == "unknown"
     assert seen["answer"]["reason"] == cli["reason"] == "time limit 0.5s reached"
-    assert "unknown: time limit 0.5s reached" in seen["said"]
+    assert "unknown: time limit 0.5s reached" in seen["said"] and seen["said"].endswith("add &time-limit=600 (or none) to the link")
     visit.page.evaluate("location.hash = '#game=matrimony&n=15'")
     for _ in range(100):
         if "search" in visit.page.inner_text("#progress"):

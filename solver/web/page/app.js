@@ -142,7 +142,9 @@
     }
     window.wedlockTimes.solve = took;
     window.wedlockAnswer = found.answer;
-    verdictLine.textContent = `${found.heading}: ${found.summary}`;
+    const longer = found.verdict === "unknown" && /^time limit/.test(found.answer.reason || "")
+      ? "; to search longer, add &time-limit=600 (or none) to the link" : "";
+    verdictLine.textContent = `${found.heading}: ${found.summary}${longer}`;
     verdictLine.hidden = false;
     progressLine.textContent = `Answered in ${seconds(performance.now() - request.at)}.`;
     if (found.lines) {
