@@ -73,6 +73,7 @@ VALID: dict[str, st.SearchStrategy] = {
     "path": st.sampled_from(["/nonexistent", "/", "/dev/null"]),
     "number": st.integers(1, 10**7) | st.sampled_from(["12345", "ms7"]),
     "progress": st.sampled_from([None, lambda *told: None]),
+    "solving": st.sampled_from([None, lambda *told: None]),
     "count": st.sampled_from([1, 3, 2**63 - 1]),
     "lost": st.booleans(),
     "random": st.booleans(),

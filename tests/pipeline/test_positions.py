@@ -46,7 +46,8 @@ def test_a_position_read_back_from_its_text_is_the_same_position(pair, number, s
     assert chosen.game.same_position(chosen.rules, chosen.cards, typed.seen, reached.seen)
     # and the solver sees one position: the same verdict from both
     limits = {"time_limit": 0.5, "max_states": 20_000}
-    assert wedlock.solve(game, typed, **limits).verdict in (wedlock.solve(game, reached, **limits).verdict, wedlock.Verdict.UNKNOWN)
+    verdicts = {wedlock.solve(game, typed, **limits).verdict, wedlock.solve(game, reached, **limits).verdict}
+    assert len(verdicts - {wedlock.Verdict.UNKNOWN}) <= 1, verdicts  # a limit may cut either search short
 
 
 def test_the_board_and_the_typed_form_show_the_same_cards() -> None:

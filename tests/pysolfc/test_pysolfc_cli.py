@@ -123,7 +123,8 @@ def test_a_damaged_or_crafted_save_is_one_line_and_exit_2(tmp_path: Path) -> Non
 def test_solve_writes_the_win_as_a_pysolfc_save(tmp_path: Path, game: str, number: int, rules: str) -> None:
     out = tmp_path / "win.pso"
     result = run("solve", game, number, "--rules", rules, "--pysolfc-out", out)
-    assert result.exit_code == 0 and result.stderr == ""
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"{out} written: open it in PySolFC (File > Open), and Redo plays the win a move at a time\n"
     moves = [line.split(". ", 1)[1] for line in result.stdout.splitlines()[2:]]
     read = saves.read(out)
     assert (read.index, len(read.history), read.names, str(read.number)) == (0, len(moves), (game, rules), str(number))
