@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import shlex
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -450,7 +451,7 @@ def saved_start(
     source: str | bytes = pysolfc_save
     if pysolfc_save == "-":
         try:
-            source = read_stream(stdin_bytes())
+            source = read_stream(stdin_bytes(), deadline)
         except UNREADABLE as err:
             raise BadInput(f"cannot read stdin: {why_unreadable(err)}") from None
     start = position(game_name, number, rules_name, pysolfc_save=source, time_limit=time_left(deadline))
@@ -522,7 +523,8 @@ def write_file(path: str, write: Callable[[str], Any]) -> None:
         raise CannotWrite(f"cannot write {printable(path)}: its symbolic links go round in a loop")
     try:
         if os.path.exists(target) and not os.path.isfile(target):
-            write(target)
+            with _reader_of(path, target):
+                write(target)
             return
         temporary = _new_file_beside(target)
         write(temporary)
@@ -539,6 +541,26 @@ def write_file(path: str, write: Callable[[str], Any]) -> None:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.remove(temporary)
+
+
+@contextlib.contextmanager
+def _reader_of(path: str, target: str) -> Iterator[None]:
+    """While a FIFO is written, a hold on it that makes sure a program reads it: opening
+    one that nothing reads would wait for a reader until Ctrl-C, so it is refused at once.
+    The hold keeps the FIFO open till the write is done, so its reader sees one end only."""
+    if not stat.S_ISFIFO(os.stat(target).st_mode) or not hasattr(os, "O_NONBLOCK"):
+        yield
+        return
+    try:
+        held = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as err:
+        if err.errno == errno.ENXIO:
+            raise CannotWrite(f"cannot write {printable(path)}: it is a pipe that no program reads") from None
+        raise
+    try:
+        yield
+    finally:
+        os.close(held)
 
 
 def _link_loop(path: str) -> bool:

@@ -13,18 +13,24 @@ holds at most MOST_RESULTS_LINE bytes.
 
 A device such as /dev/zero, which never ends, is refused before a byte is read (but
 /dev/null, which ends at once). Pipes (`/dev/stdin` fed by a shell) are read as files are,
-within the same bounds.
+within the same bounds. Given a deadline (a command's time limit), a FIFO, a pipe or stdin
+is waited on until then and no longer: one that no program writes to, or whose writer
+stops half way, is an OutOfTime at the deadline, where it held the command for as long
+as the writer waited.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import select
 import stat
+import time
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InputTooLarge
+from .errors import InputTooLarge, OutOfTime
+from .printable import printable
 
 # A long Matrimony win printed with `solve --board` takes about 90 kB.
 MOST_BYTES = 4 * 1024 * 1024
@@ -52,22 +58,87 @@ def open_file(path: str | Path) -> BinaryIO:
     return f
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | Path, deadline: float | None = None) -> bytes:
     """The bytes of the file at `path` (see `open_file`); InputTooLarge past MOST_BYTES,
-    which a plain file's size tells before it is read."""
-    with open_file(path) as f:
+    which a plain file's size tells before it is read. Given a `deadline`
+    (`time.monotonic()`'s clock), a FIFO, pipe or socket is waited on until then, past which
+    OutOfTime: opening a FIFO does not wait for its writer, nor reading it for more than
+    the time left."""
+    if deadline is None or not _CAN_WAIT:
+        with open_file(path) as f:
+            mode = os.fstat(f.fileno())
+            if stat.S_ISREG(mode.st_mode) and mode.st_size > MOST_BYTES:
+                raise InputTooLarge(_too_many_bytes(mode.st_size))
+            return read_stream(f)
+    with _open_unwaiting(path) as f:
         mode = os.fstat(f.fileno())
-        if stat.S_ISREG(mode.st_mode) and mode.st_size > MOST_BYTES:
-            raise InputTooLarge(_too_many_bytes(mode.st_size))
-        return read_stream(f)
+        if stat.S_ISREG(mode.st_mode):
+            if mode.st_size > MOST_BYTES:
+                raise InputTooLarge(_too_many_bytes(mode.st_size))
+            os.set_blocking(f.fileno(), True)
+            return read_stream(f)
+        return _read_by(f.fileno(), deadline, f"'{printable(str(path))}'")
 
 
-def read_stream(stream: BinaryIO) -> bytes:
-    """The bytes of a stream (stdin), read no further than one byte past MOST_BYTES."""
+def read_stream(stream: BinaryIO, deadline: float | None = None) -> bytes:
+    """The bytes of a stream (stdin), read no further than one byte past MOST_BYTES; a
+    pipe waited on no later than `deadline`, past which OutOfTime."""
+    if deadline is not None and _CAN_WAIT:
+        fd = _fd_of(stream)
+        if fd is not None and not stat.S_ISREG(os.fstat(fd).st_mode):
+            return _read_by(fd, deadline, "stdin")
     data = stream.read(MOST_BYTES + 1)
     if len(data) > MOST_BYTES:
         raise InputTooLarge(_too_many_bytes(None))
     return data
+
+
+_CAN_WAIT = hasattr(select, "poll") and hasattr(os, "O_NONBLOCK")  # not on Windows: there, reads wait as they always did
+
+
+def _open_unwaiting(path: str | Path) -> BinaryIO:
+    """The file at `path`, open for reading bytes without waiting (a FIFO's writer is not
+    waited for); refused as `open_file` refuses."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:
+        raise OSError(errno.EINVAL, "not a name a file can have", str(path)) from None
+    f = os.fdopen(fd, "rb")
+    mode = os.fstat(fd).st_mode
+    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not os.path.samefile(path, os.devnull):
+        f.close()
+        raise OSError(errno.EINVAL, "a device, not a file", str(path))
+    return f
+
+
+def _fd_of(stream: BinaryIO) -> int | None:
+    """The descriptor under a stream (stdin, read once and from its start), if it has one."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream in memory (a test's stdin)
+        return None
+
+
+def _read_by(fd: int, deadline: float, what: str) -> bytes:
+    """The bytes of a pipe, each wait for more bounded by the time left to `deadline`."""
+    waiting = select.poll()
+    waiting.register(fd, select.POLLIN | select.POLLPRI)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not waiting.poll(left * 1000):
+            raise OutOfTime(f"the time limit ran out while waiting for {what} to end")
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:  # woken for nothing
+            continue
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MOST_BYTES:
+            raise InputTooLarge(_too_many_bytes(None))
 
 
 def read_text(path: str | Path) -> str:

@@ -1,5 +1,5 @@
 """A reader of pickle opcodes of wedlock's own, for PySolFC's saves: linear in the file,
-bounded in depth, and running nothing.
+bounded in depth and memory, and running nothing.
 
 Python's unpickler builds whatever a file describes before anyone can look at it: a tuple
 nested 200,000 deep that it hashes recursively (a crash), a dict of ints that all hash
@@ -9,24 +9,34 @@ file asks for what no save of these games holds:
 
 - an opcode outside the few a save of protocol 2 to 5 is written with;
 - what Python's pickler never writes: a pickle that does not start with its protocol, a
-  value kept in the memo twice, a list or dict filled otherwise than in its batches;
+  value kept in the memo twice, a list or dict filled otherwise than in its batches, an
+  object given its state twice;
 - a container nested more than MOST_DEPTH deep, a dict of more than MOST_KEYS items, a dict
   key that is not a name or a small number, a pickle of more than MOST_STACK values at once;
 - an int of more than `most_bits` bits (the caller lifts it for the game's number, which
   PySolFC marks with bit 1,000);
-- a container that appears in two places (through the memo), or changed after it was put
-  somewhere: a save's values are a tree, so the work after the read stays linear in the
-  file too.
+- a list, dict, tuple or object taken back from the memo: a save refers back only to
+  names, classes and its random generator, so its values are a tree. A container is in
+  one place only, and is whole before it gets there (it leaves the stack when it is put
+  somewhere, and nothing brings it back), so a list cannot hold itself, nor be filled
+  after it was put in a thousand places, and each container's depth is known when it is
+  made;
+- more memory than MOST_WEIGHT bytes for each byte of the file (and MOST_WEIGHT_FLOOR
+  besides): each value is counted at about what Python takes for it, and a value taken
+  back from the memo as a copy of it (a text as a copy of its characters).
 
-So no opcode can be repeated for nothing, and the slowest file of 4 MiB (a list of four
-million Nones) is read in under a second. What a file names (`module.name`) comes from
-`classes`, which the caller fills with records of its own (`Named`); nothing else is
-looked up.
+So the values read, and the work after the read, are linear in the file. The clock, the
+stack and the memory counted are looked at every CHECK_EVERY bytes, whatever the opcodes.
+The slowest 4 MiB file (a list of four million Nones) reads in about 0.7 s of processor
+time; a run of one opcode is refused within its first 12 KB. What a file
+names (`module.name`) comes from `classes`, which the caller fills with records of its own
+(`Named`); nothing else is looked up.
 """
 
 from __future__ import annotations
 
 import struct
+import sys
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -43,6 +53,24 @@ BATCH = 1000  # the items Python's pickler writes in one APPENDS
 ATOMS = {0x4E: None, 0x88: True, 0x89: False, 0x29: ()}  # NONE, NEWTRUE, NEWFALSE, EMPTY_TUPLE
 _NO_ATOM = object()
 PLAIN = frozenset({type(None), bool, int, float, str, bytes})  # values that hold no others
+CHECK_EVERY = 4096  # bytes read between two looks at the clock, the stack and the memory counted
+# The memory a file's values may take: MOST_WEIGHT bytes for each of its bytes, and
+# MOST_WEIGHT_FLOOR besides. PySolFC's saves take 3 to 13.3 for each of their bytes (its
+# saves of whole wins, 12 to 36 KB, 10 to 13.3; a history of small objects about 15), the
+# 4 MiB list of Nones 8. The longest history a game of Matrimony can hold, 6,624 steps at
+# some 124 bytes a step, would take about 12 MB of the 18 allowed for its 820 KB.
+MOST_WEIGHT = 12
+MOST_WEIGHT_FLOOR = 8 * 1024 * 1024
+
+# What each value is counted at, in bytes: about what CPython takes for it, its collector's
+# header included (sys.getsizeof, then 16).
+LIST = 72
+DICT = 80  # empty; a dict's items are counted at its size once they are set
+TUPLE = 56  # and a slot for each item
+OBJECT = 72  # a record made by a class of the file's
+SLOT = 8  # a list's or tuple's item, a place in the memo
+NUMBER = 32  # an int past those Python keeps made, a float
+TEXT = 56  # a str or bytes, and a byte for each of its bytes (four for text that is not ASCII)
 
 
 class Named:
@@ -64,11 +92,14 @@ def crafted(why: str) -> SavedGameError:
 
 
 class Made:
-    """An object a `Named` made. BUILD gives it its state; an `atom` keeps none (it may
-    then appear in several places, as a save's random generator does)."""
+    """An object a `Named` made. BUILD gives it its state, once; an `atom` keeps none (it
+    may then appear in several places, as a save's random generator does)."""
 
-    __slots__ = ()
+    __slots__ = ("built",)
     atom = False
+
+    def __init__(self) -> None:
+        self.built = False
 
     def set_state(self, state: Any) -> None:
         raise crafted(f"it gives a state to {type(self).__name__}, which takes none")
@@ -77,10 +108,33 @@ class Made:
 CONTAINERS = (tuple, list, dict)
 
 
-def _tracked(value: Any) -> bool:
-    """Whether a value may appear in one place only: a container with items, or an object
-    that keeps its state."""
-    return (isinstance(value, CONTAINERS) and bool(value)) or (isinstance(value, Made) and not value.atom)
+def _holds(value: Any) -> bool:
+    """Whether a value is a container (or an object that keeps its state): what may be in
+    one place only, and counts as a level of depth."""
+    return isinstance(value, CONTAINERS) or (isinstance(value, Made) and not value.atom)
+
+
+def _shared(value: Any) -> bool:
+    """Whether a value may be taken back from the memo: a name, a number, a class, the
+    random generator, the empty tuple; never a container or an object with a state."""
+    return (
+        type(value) in PLAIN
+        or isinstance(value, Named)
+        or (isinstance(value, Made) and value.atom)
+        or (type(value) is tuple and not value)
+    )
+
+
+def _copy_weight(value: Any) -> int:
+    """What a value taken back from the memo is counted at: a copy of it."""
+    kind = type(value)
+    if kind is str:
+        return SLOT + (len(value) if value.isascii() else 4 * len(value))
+    if kind is bytes:
+        return SLOT + len(value)
+    if kind is float or (kind is int and not -5 <= value <= 256):
+        return SLOT + NUMBER + (value.bit_length() // 8 if kind is int else 0)
+    return SLOT
 
 
 class PickleReader:
@@ -94,10 +148,10 @@ class PickleReader:
         self.classes = classes
         self.deadline = deadline
         self.memo: list[Any] = []  # what MEMOIZE and BINPUT keep, by place
-        self.depth: dict[int, int] = {}  # id of a container that holds containers -> how deep
-        self.placed: set[int] = set()  # ids of the containers already put somewhere
-        self.sealed: set[int] = set()  # ids of the objects whose state was given
-        self.kept: list[Any] = []  # every container whose id is recorded, kept alive so no id is reused
+        self.depth: dict[int, int] = {}  # id of a container on the stack that holds containers -> how deep
+        self.weight = 0  # the memory counted so far, in bytes
+        self.most_weight = MOST_WEIGHT_FLOOR + MOST_WEIGHT * len(data)
+        self.next_check = CHECK_EVERY  # the byte past which the clock, stack and memory are looked at
 
     @property
     def at_end(self) -> bool:
@@ -109,7 +163,8 @@ class PickleReader:
         if self.at_end:
             raise SavedGameError("damaged: it ends before a value it should hold")
         value = self._run(most_bits)
-        self._place(value)
+        self.depth.pop(id(value), None)
+        self._check(1)
         return value
 
     def _run(self, most_bits: int) -> Any:
@@ -121,19 +176,25 @@ class PickleReader:
     # One loop over the opcodes, the commonest first; each refuses what Python's pickler
     # never writes, so that no opcode can be repeated for nothing: a value is kept in the
     # memo once, APPEND and SETITEM start a list or dict of one item, APPENDS and SETITEMS
-    # take at least one item and come in the pickler's batches of 1,000, PROTO starts a
-    # pickle. The clock is read at each container made, where the values pile up.
+    # take at least one item and come in the pickler's batches of 1,000, BUILD gives an
+    # object its state once, PROTO starts a pickle. Every CHECK_EVERY bytes the clock, the
+    # stack's size and the memory counted (`weight`) are looked at.
     def _opcodes(self, most_bits: int) -> Any:  # noqa: C901
         data, memo = self.data, self.memo
         stack: list[Any] = []
         push = stack.append
         marks: list[int] = []  # where each open MARK sits on the stack
         pos = self.pos
+        weight, next_check = self.weight, self.next_check
         if data[pos] != 0x80 or data[pos + 1] not in (2, 3, 4, 5):
             self.pos = pos
             raise crafted(f"a pickle at byte {pos:,} that does not start with a protocol a saved game is written in")
         pos += 2
         while True:
+            if pos >= next_check:
+                self.pos, self.weight = pos, weight
+                self._check(len(stack) + len(marks))
+                next_check = pos + CHECK_EVERY
             self.pos = pos
             op = data[pos]
             pos += 1
@@ -141,33 +202,41 @@ class PickleReader:
             if atom is not _NO_ATOM:
                 push(atom)
             elif op == 0x68:  # BINGET
-                push(self._get(data[pos]))
+                value = self._get(data[pos])
+                weight += _copy_weight(value)
+                push(value)
                 pos += 1
             elif op == 0x94:  # MEMOIZE
                 if not stack or (memo and memo[-1] is stack[-1]):
                     raise crafted("it keeps a value in the memo that it has not made")
                 memo.append(stack[-1])
+                weight += SLOT
             elif op == 0x4B:  # BININT1
                 push(data[pos])
                 pos += 1
             elif op == 0x8C:  # SHORT_BINUNICODE
                 n = data[pos]
-                text = data[pos + 1 : pos + 1 + n]
-                if len(text) != n:
+                raw = data[pos + 1 : pos + 1 + n]
+                if len(raw) != n:
                     raise IndexError
-                push(text.decode("utf-8", "surrogatepass"))
+                text = raw.decode("utf-8", "surrogatepass")
+                weight += TEXT + (n if text.isascii() else 4 * n)
+                push(text)
                 pos += 1 + n
             elif op == 0x81:  # NEWOBJ
                 args = stack.pop()
                 named = stack.pop()
                 if type(args) is not tuple or not isinstance(named, Named):
                     raise crafted("it makes an object of something that is no class")
-                self._place(args)
+                self.depth.pop(id(args), None)
                 push(named.new(args))
+                weight += OBJECT
             elif op == 0x7D:  # EMPTY_DICT
                 push({})
+                weight += DICT
             elif op == 0x5D:  # EMPTY_LIST
                 push([])
+                weight += LIST
             elif op == 0x28:  # MARK
                 marks.append(len(stack))
                 if len(marks) + len(stack) > MOST_STACK:
@@ -182,17 +251,20 @@ class PickleReader:
                     raise crafted("it sets items of something that is not a dict, or sets none")
                 if stack[-1]:
                     raise crafted("it adds items to a dict after its first batch, which Python's pickler never does")
-                self._setitems(stack[-1], items)
+                weight += self._setitems(stack[-1], items)
             elif op == 0x62:  # BUILD
                 state = stack.pop()
                 target = stack[-1]
-                self._put(target, (state,))
-                if not isinstance(target, Made) or id(target) in self.sealed or id(target) in self.placed:
+                if not isinstance(target, Made):
                     raise crafted("it gives a state to what is not a new object of a saved game")
+                if target.built:
+                    raise crafted("it gives an object its state twice, which a saved game never does")
+                if target.atom:  # its state is dropped
+                    self.depth.pop(id(state), None)
+                else:
+                    self._put(target, (state,))
                 target.set_state(state)
-                if not target.atom:
-                    self.sealed.add(id(target))
-                    self.kept.append(target)
+                target.built = True
             elif op == 0x65 or op == 0x61:  # APPENDS, APPEND
                 items = self._pop_mark(stack, marks) if op == 0x65 else [stack.pop()]
                 if not items or not stack or type(stack[-1]) is not list:
@@ -201,20 +273,21 @@ class PickleReader:
                 if target and (op == 0x61 or len(target) % BATCH):
                     raise crafted("it appends to a list otherwise than in the batches Python's pickler writes")
                 self._put(target, items)
-                if id(target) in self.placed:  # after the items: a list put in itself is refused too
-                    raise crafted("it changes a list after putting it somewhere")
                 target.extend(items)
+                weight += SLOT * len(items)
             elif op == 0x4A:  # BININT
                 raw = data[pos : pos + 4]
                 if len(raw) != 4:
                     raise IndexError
                 push(int.from_bytes(raw, "little", signed=True))
+                weight += NUMBER
                 pos += 4
             elif op == 0x4D:  # BININT2
                 raw = data[pos : pos + 2]
                 if len(raw) != 2:
                     raise IndexError
                 push(int.from_bytes(raw, "little"))
+                weight += NUMBER
                 pos += 2
             elif op == 0x8A or op == 0x8B:  # LONG1, LONG4
                 size = 1 if op == 0x8A else 4
@@ -229,6 +302,7 @@ class PickleReader:
                 if value.bit_length() > most_bits:
                     raise crafted(f"it holds a number of {value.bit_length():,} bits, where a saved game's are at most {most_bits:,}")
                 push(value)
+                weight += NUMBER + n
                 pos += n
             elif op == 0x85 or op == 0x86 or op == 0x87:  # TUPLE1, TUPLE2, TUPLE3
                 n = op - 0x84
@@ -237,11 +311,15 @@ class PickleReader:
                 items = stack[-n:]
                 del stack[-n:]
                 push(self._tuple(items))
+                weight += TUPLE + SLOT * n
             elif op == 0x74:  # TUPLE
-                push(self._tuple(self._pop_mark(stack, marks)))
+                items = self._pop_mark(stack, marks)
+                push(self._tuple(items))
+                weight += TUPLE + SLOT * len(items)
             elif op == 0x47:  # BINFLOAT
                 raw = data[pos : pos + 8]
                 push(struct.unpack(">d", raw)[0])
+                weight += NUMBER
                 pos += 8
             elif op == 0x93:  # STACK_GLOBAL
                 name = stack.pop()
@@ -258,13 +336,16 @@ class PickleReader:
                 named = stack.pop()
                 if type(args) is not tuple or not isinstance(named, Named):
                     raise crafted("it calls something that is no function of a saved game")
-                self._place(args)
+                self.depth.pop(id(args), None)
                 push(named.call(args))
+                weight += OBJECT
             elif op == 0x6A:  # LONG_BINGET
                 raw = data[pos : pos + 4]
                 if len(raw) != 4:
                     raise IndexError
-                push(self._get(int.from_bytes(raw, "little")))
+                value = self._get(int.from_bytes(raw, "little"))
+                weight += _copy_weight(value)
+                push(value)
                 pos += 4
             elif op == 0x71 or op == 0x72:  # BINPUT, LONG_BINPUT
                 size = 1 if op == 0x71 else 4
@@ -277,6 +358,7 @@ class PickleReader:
                     raise crafted("it keeps a value past the places it has filled")
                 if key == len(memo):
                     memo.append(stack[-1])
+                    weight += SLOT
                 elif memo[key] is stack[-1]:
                     raise crafted("it keeps a value in the memo that it has not made")
                 else:
@@ -291,36 +373,51 @@ class PickleReader:
                 raw = data[pos : pos + n]
                 if len(raw) != n:
                     raise IndexError
-                push(raw.decode("utf-8", "surrogatepass") if op == 0x58 else bytes(raw))
+                if op == 0x58:
+                    text = raw.decode("utf-8", "surrogatepass")
+                    weight += TEXT + (n if text.isascii() else 4 * n)
+                    push(text)
+                else:
+                    weight += TEXT + n
+                    push(bytes(raw))
                 pos += n
             elif op == 0x95:  # FRAME: a length the reader does not need
                 raw = data[pos : pos + 8]
                 if len(raw) != 8 or int.from_bytes(raw, "little") > len(data) - pos - 8:
                     raise IndexError
                 pos += 8
-                self._check_time()
             elif op == 0x2E:  # STOP
-                self.pos = pos
+                self.pos, self.weight, self.next_check = pos, weight, next_check
                 if len(stack) != 1 or marks:
                     raise crafted("a pickle that does not end with one value")
                 return stack[0]
             else:
                 raise crafted(f"it holds the pickle opcode {op:#04x} at byte {pos - 1:,}, which a saved game never does")
 
-    def _check_time(self) -> None:
+    def _check(self, on_stack: int) -> None:
+        """Past the deadline, OutOfTime; past the stack's bound or the memory's, refused."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise OutOfTime("the time limit ran out while the saved game was read")
+        if on_stack > MOST_STACK:
+            raise crafted(f"a pickle holds more than {MOST_STACK:,} values at once")
+        if self.weight > self.most_weight:
+            raise crafted(
+                f"its values would take more than {self.most_weight:,} bytes of memory, "
+                f"where a saved game's take at most {MOST_WEIGHT} times its size"
+            )
 
     def _get(self, key: int) -> Any:
         try:
-            return self.memo[key]
+            value = self.memo[key]
         except IndexError:
             raise crafted("it refers back to a value it never kept") from None
+        if not _shared(value):
+            raise crafted("it puts one value in two places, which a saved game never does")
+        return value
 
     def _pop_mark(self, stack: list[Any], marks: list[int]) -> list[Any]:
-        """The items above the last mark, taken off the stack (the clock and the stack's
-        size are checked here, where a pickle's values pile up)."""
-        self._check_time()
+        """The items above the last mark, taken off the stack (the stack's size is checked
+        here, where a pickle's values pile up)."""
         if len(stack) > MOST_STACK:
             raise crafted(f"a pickle holds more than {MOST_STACK:,} values at once")
         if not marks:
@@ -335,7 +432,8 @@ class PickleReader:
         self._put(made, items)
         return made
 
-    def _setitems(self, target: dict[Any, Any], items: list[Any]) -> None:
+    def _setitems(self, target: dict[Any, Any], items: list[Any]) -> int:
+        """Fill a new dict with `items` (keys and values in turn); the memory its items take."""
         for i in range(0, len(items), 2):
             key = items[i]
             if not (type(key) is str or (type(key) is int and -MOST_KEY < key < MOST_KEY)):
@@ -343,38 +441,21 @@ class PickleReader:
         if len(items) > 2 * MOST_KEYS:
             raise crafted(f"a dict of more than {MOST_KEYS} items, where a saved game's hold at most a few dozen")
         self._put(target, items[1::2])
-        if id(target) in self.placed:  # after the values: a dict put in itself is refused too
-            raise crafted("it changes a dict after putting it somewhere")
         for i in range(0, len(items), 2):
             target[items[i]] = items[i + 1]
-
-    def _place(self, value: Any) -> None:
-        """Record that a value was put somewhere: a container only once."""
-        if type(value) not in PLAIN and _tracked(value):
-            key = id(value)
-            if key in self.placed:
-                raise crafted("it puts one value in two places, which a saved game never does")
-            self.placed.add(key)
-            self.kept.append(value)
+        return sys.getsizeof(target) - sys.getsizeof({})
 
     def _put(self, container: Any, items: list[Any] | tuple[Any, ...]) -> None:
-        """Record that `items` now lie in `container`: each container among them put in
-        one place only, and `container` as deep as its deepest item makes it."""
+        """Record that `items` now lie in `container`, which is as deep as its deepest item
+        makes it. Each item has left the stack for good, and with it its depth's record."""
         deepest = 0
-        placed, depth = self.placed, self.depth
+        depth = self.depth
         for item in items:
-            if type(item) in PLAIN or not _tracked(item):
-                continue
-            key = id(item)
-            if key in placed:
-                raise crafted("it puts one value in two places, which a saved game never does")
-            placed.add(key)
-            self.kept.append(item)
-            deepest = max(deepest, depth.get(key, 0) + 1)
+            if type(item) not in PLAIN and _holds(item):
+                deepest = max(deepest, depth.pop(id(item), 0) + 1)
         if deepest:
             key = id(container)
             deepest = max(deepest, depth.get(key, 0))
             if deepest > MOST_DEPTH:
                 raise crafted(f"values nested more than {MOST_DEPTH} deep, where a saved game's are at most 6")
             depth[key] = deepest
-            self.kept.append(container)

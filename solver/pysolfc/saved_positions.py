@@ -47,6 +47,8 @@ def position_of(saved: SavedGame, deadline: float | None = None) -> Position:
     layout = saved.layout
     try:
         for step in reversed(played_steps):
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime("the time limit ran out while the saved game's moves were replayed")
             layout = unplayed(layout, step, talon)
     except SavedGameError as err:
         raise SavedGameError(f"its cards are not where its moves put them in {chosen.label} ({err})") from None

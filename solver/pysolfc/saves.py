@@ -13,11 +13,12 @@ crafted file) is a SavedGameError in one line.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..basics.errors import SavedGameError
+from ..basics.errors import OutOfTime, SavedGameError
 from ..basics.input_files import MOST_BYTES, UNREADABLE, read_bytes, why_unreadable
 from ..basics.numbering import MS_LIMIT, MS_MAX_SEED, GameNumber
 from ..basics.printable import printable
@@ -71,6 +72,7 @@ class _Object(Made):
     __slots__ = ("kind", "attributes")
 
     def __init__(self, kind: str) -> None:
+        super().__init__()
         self.kind = kind
         self.attributes: dict[str, Any] | None = None
 
@@ -174,7 +176,7 @@ def read(source: str | Path | bytes, deadline: float | None = None) -> SavedGame
     if not isinstance(source, (str, Path)):
         raise SavedGameError(f"a saved game is named by its path, not {type(source).__name__}")
     try:
-        data = read_bytes(source)
+        data = read_bytes(source, deadline)
     except UNREADABLE as err:
         raise SavedGameError(f"cannot read '{printable(str(source))}': {why_unreadable(err)}") from None
     try:
@@ -199,6 +201,7 @@ class _Reader:
 
     def __init__(self, data: bytes, deadline: float | None) -> None:
         self.pickles = PickleReader(data, ALLOWED, deadline)
+        self.deadline = deadline
 
     def next(self, what: str, most_bits: int | None = None) -> Any:
         """The next pickle's value."""
@@ -288,7 +291,12 @@ class _Reader:
             raise SavedGameError(f"damaged: a move of its history records more than the {MOST_ATOMICS} card movements any move makes")
         if type(index) is not int or not 0 <= index <= len(history):
             raise SavedGameError("damaged: its history's place is not in the history")
-        return tuple(tuple(_atomic(a) for a in step) for step in history), index
+        steps = []
+        for step in history:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise OutOfTime("the time limit ran out while the saved game was read")
+            steps.append(tuple(_atomic(a) for a in step))
+        return tuple(steps), index
 
 
 def _version(text: Any, version: Any) -> tuple[int, ...]:

@@ -8,8 +8,9 @@ import pickletools
 from functools import cache
 
 import wedlock
+from wedlock.basics.input_files import MOST_BYTES
 from wedlock.basics.numbering import GameNumber
-from wedlock.pysolfc.atomic import Step, played
+from wedlock.pysolfc.atomic import Step, UpdateStack, played
 from wedlock.pysolfc.history import step_for
 from wedlock.pysolfc.layout import start_layout, talon_of
 from wedlock.pysolfc.pickles import Instance, Op, Template, dumps, get, put
@@ -133,4 +134,71 @@ def empty_moves() -> bytes:
     empty = dumps(Instance("pysollib.game", "GameMoves", {}))
     empty = empty.replace(b"}b.", b".")  # the object made, and no BUILD
     parts[at] = empty
+    return b"".join(parts)
+
+
+BATCH = 1000  # the items Python's pickler writes in one APPENDS
+GENERATOR = b"\x8c\x12pysol_cards.random\x8c\x08MTRandom\x93)R"  # PySolFC's generator, made
+
+
+def filled(opcode: bytes) -> bytes:
+    """A save whose generator's state is None followed by `opcode` as many times as fit in
+    4 MiB."""
+    head = len(with_pickle(7, b"\x80\x04N."))
+    return with_pickle(7, b"\x80\x04N" + opcode * ((MOST_BYTES - head - 1) // len(opcode)) + b".")
+
+
+def slowest() -> bytes:
+    """A save whose generator's state is a list of Nones filling 4 MiB (a state wedlock
+    drops, whatever it is): the most opcodes a file can make the reader take."""
+    head = len(with_pickle(7, nones(0)))
+    return with_pickle(7, nones((MOST_BYTES - head) // 1002))
+
+
+def in_batches(item: bytes, size: int = MOST_BYTES) -> bytes:
+    """A save of about `size` bytes whose generator's state is a list of `item`s, in the
+    batches Python's pickler writes: as many values as the file can hold, each kept."""
+    head = len(with_pickle(7, b"\x80\x04]."))
+    batch = b"(" + item * BATCH + b"e"
+    return with_pickle(7, b"\x80\x04]" + batch * ((size - head - 1) // len(batch)) + b".")
+
+
+def rebuilt_generator(times: int | None = None) -> bytes:
+    """A save whose generator is made, then given an empty list as its state `times` times
+    (as many as fit in 4 MiB when None): opcodes that pile nothing up, with no MARK or
+    FRAME among them."""
+    if times is None:
+        times = (MOST_BYTES - len(with_pickle(7, b"\x80\x04" + GENERATOR + b"."))) // 2
+    return with_pickle(7, b"\x80\x04" + GENERATOR + b"]b" * times + b".")
+
+
+def outside_in(depth: int | None = None) -> bytes:
+    """A save whose generator is given as its state, again and again, a list that an empty
+    list is then put in, which in turn is given and filled: a list nested `depth` deep (as
+    deep as 4 MiB holds when None), built from the outside in through the memo."""
+    head, level = b"\x80\x04" + GENERATOR + b"]q\x00b", b"h\x00]q\x00ab"
+    if depth is None:
+        depth = (MOST_BYTES - len(with_pickle(7, head + b"."))) // len(level)
+    return with_pickle(7, head + level * depth + b".")
+
+
+def shared_empty_step(shifts: bool = False, steps: int = 124 + 125 * 4 * 13) -> bytes:
+    """Matrimony game 1's save whose history is `steps` references (6,624, the most a game
+    of Matrimony may hold) to one step, a list that is empty when it is kept in the memo
+    and that a later field of the record fills with 409 atomic moves (or, `shifts`, 408
+    moves of 6D between F4 and F8, each one legal), after the first 45 moves of a win: 40
+    to 57 KB that stand for 2.7 million atomic moves, if the reader lets an empty list be
+    shared."""
+    number, layout, start, back, forth = _shift_steps()
+    parts = segments(save_of(MATRIMONY, number, layout, start, len(start)))  # type: ignore[arg-type]
+    step = [_instance(a) for a in (*back, *forth)] * 204 if shifts else [_instance(UpdateStack(0, 0))] * 409
+    refs: list[object] = [Op(b"]("), Op(b"]"), put(0)]
+    for i in range(1, steps):
+        refs.append(get(0))
+        if i % BATCH == BATCH - 1:
+            refs.append(Op(b"e("))
+    history = Template((*refs, Op(b"e")))
+    filling = Template((get(0), Op(b"("), *step, Op(b"e")))
+    moves = Instance("pysollib.game", "GameMoves", {"history": history, "index": steps, "state": 64, "current": filling})
+    parts[len(parts) - 5] = dumps(moves)
     return b"".join(parts)
