@@ -25,7 +25,8 @@ def pytest_configure(config: pytest.Config) -> None:
         shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
         raise pytest.UsageError(
             f"the wedlock these tests import ({Path(wedlock.__file__).parent}) is not this checkout: {shown} differ. "
-            "Install the checkout editable, pip install -e '.[test]', or again, pip install '.[test]'."
+            "Install the checkout editable, pip install -e '.[test]' --config-settings editable_mode=strict (again after adding a file), "
+            "or again, pip install '.[test]'."
         )
 
 
