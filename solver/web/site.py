@@ -10,6 +10,7 @@ compiler. docs/WEB.md says how it works and what it costs.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import html
 import io
@@ -31,6 +32,17 @@ PYODIDE_FILES = (
 PACKAGE_SUFFIXES = (".py", ".bits", ".html", ".css", ".js", ".typed")
 LEFT_OUT = ("cli", "web/pyodide", "web/page", "web/core", "_core")  # not for the browser: the command line, the site itself, C sources
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # every member's date: the same package makes the same zip
+PACKED = ".gz"  # the suffix of a file of Pyodide's the package keeps gzipped (the 9 MB wasm: 2.9 MB so)
+
+
+def pyodide_file(name: str) -> bytes:
+    """One of Pyodide's files as npm ships it, from the package (uncompressed when it is
+    kept gzipped)."""
+    folder = _web().joinpath("pyodide")
+    packed = folder.joinpath(name + PACKED)
+    if packed.is_file():
+        return gzip.decompress(packed.read_bytes())
+    return folder.joinpath(name).read_bytes()
 
 
 def _web() -> Traversable:
@@ -82,7 +94,7 @@ def site_files() -> dict[str, bytes]:
     for name in PAGE_FILES:
         files[name] = web.joinpath("page", name).read_bytes()
     for name in PYODIDE_FILES:
-        files[f"pyodide/{name}"] = web.joinpath("pyodide", name).read_bytes()
+        files[f"pyodide/{name}"] = pyodide_file(name)
     files["wedlock.zip"] = package_zip()
     stamp = hashlib.sha256(files["wedlock.zip"]).hexdigest()[:16]  # a new package is fetched anew, never an old one cached
     shown = json.dumps({"games": games(), "version": __version__, "package": f"wedlock.zip?{stamp}"}).replace("</", "<\\/")
