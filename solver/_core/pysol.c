@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-enum { DECK = 104, PILES = 16, ROUNDS = 16, FOUNDATION_CARDS = 13, FOUNDATIONS = 8, NONE = 255, SUITS = 4 };
+enum { DECK = 104, PILES = 16, ROUNDS = 16, FOUNDATION_CARDS = 13, FOUNDATIONS = 8, NONE = 255, SUITS = 4, LAYOUT = 2 + PILES };
 enum { STEP_NONE, STEP_DEAL, STEP_REDEAL };
 /* the longest state: every card in a pile, and every card held */
 enum { MAX_STATE = DECK + PILES + FOUNDATIONS + 2 + 3 * DECK + 1 + 2 * DECK };
@@ -43,7 +43,13 @@ typedef struct {
     pysol_dead *dead;
     PyObject *deal_move, *redeal_class;
     pstate here, child; /* one expansion's work */
+    long long *census; /* NULL, or the states expanded, counted by where they are (CENSUS_CELLS) */
 } pysol_space;
+
+/* A census of the states a search expands, asked for by benchmarks/proof_cost.py: one count
+ * per deals and redeals made (0..22), cards on the foundations (0..104) and holds (0, 1, 2,
+ * 3 or more). A single pass expands each state it holds once. */
+enum { CENSUS_EPOCHS = 6 + ROUNDS + 1, CENSUS_CARDS = DECK + 1, CENSUS_HOLDS = 4, CENSUS_CELLS = CENSUS_EPOCHS * CENSUS_CARDS * CENSUS_HOLDS };
 
 /* ---- states ---- */
 
@@ -337,6 +343,11 @@ static int pysol_expand(space *base, const uint8_t *state, size_t len, children 
         base->failure = "a state the PySolFC Matrimony core cannot read";
         return -1;
     }
+    if (sp->census) {
+        int deals = st->stock > LAYOUT ? (st->stock - LAYOUT + PILES - 1) / PILES : 0, cards = 0, holds = st->nfrozen + st->npassed;
+        for (int f = 0; f < FOUNDATIONS; f++) cards += st->counts[f];
+        sp->census[((deals + st->rounds) * CENSUS_CARDS + cards) * CENSUS_HOLDS + (holds < CENSUS_HOLDS ? holds : CENSUS_HOLDS - 1)]++;
+    }
     play_safe(sp, st, plays, &nplays);
     if (is_won_counts(st->counts)) {
         st->nfrozen = st->npassed = 0;
@@ -511,13 +522,13 @@ _Static_assert(MAX_STATE <= CORE_MAX_STATE, "the search's table holds every stat
 PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *names[] = {"state", "codes", "takes", "down", "up", "ahead_states", "tangle_states", "tangles", "deal_move", "redeal_class",
-                            "node_limit", "time_limit", "max_states", "first_pass", NULL};
+                            "node_limit", "time_limit", "max_states", "first_pass", "census", NULL};
     Py_buffer state, codes, takes, down, up;
-    int ahead_states, tangle_states, tangles;
+    int ahead_states, tangle_states, tangles, census = 0;
     PyObject *deal_move, *redeal_class, *node_limit, *time_limit, *max_states, *first_pass;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*iipOOOOOO", names, &state, &codes, &takes, &down, &up, &ahead_states,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*iipOOOOOO|$p", names, &state, &codes, &takes, &down, &up, &ahead_states,
                                      &tangle_states, &tangles, &deal_move, &redeal_class, &node_limit, &time_limit, &max_states,
-                                     &first_pass))
+                                     &first_pass, &census))
         return NULL;
     /* the search reads the root without the GIL: its own copy, which no thread can change */
     uint8_t copy[MAX_STATE];
@@ -539,7 +550,18 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
     space *sp =
         pysol_space_new(rules.codes, rules.takes, rules.down, rules.up, ahead_states, tangle_states, tangles, deal_move, redeal_class);
     if (!sp) return NULL;
-    return core_run(sp, copy, (size_t)len, &lim);
+    if (!census) return core_run(sp, copy, (size_t)len, &lim);
+    /* with `census`: (the search's tuple, the counts as CENSUS_CELLS native 64-bit ints) */
+    long long *counts = PyMem_RawCalloc(CENSUS_CELLS, sizeof *counts);
+    if (!counts) {
+        sp->release(sp);
+        return PyErr_NoMemory();
+    }
+    ((pysol_space *)sp)->census = counts;
+    PyObject *out = core_run(sp, copy, (size_t)len, &lim);
+    if (out) out = Py_BuildValue("(Ny#)", out, (const char *)counts, (Py_ssize_t)(CENSUS_CELLS * sizeof *counts));
+    PyMem_RawFree(counts);
+    return out;
 }
 
 /* ---- one phase at a time, for beams (PysolPhaseSpace) ----

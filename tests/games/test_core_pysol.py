@@ -363,3 +363,24 @@ def test_max_states_holds_exactly_that_many_states_in_both_searches() -> None:
         if len(sizes) == 8:
             break
     assert len(sizes) == 8, sizes
+
+
+def test_the_census_counts_every_state_a_lost_search_expands_and_changes_nothing() -> None:
+    """The census benchmarks/proof_cost.py asks of the core (states by deals and redeals,
+    cards down and holds) leaves the search's answer as it is, and a single pass that
+    proves a position lost counts each state it holds once."""
+    lost = 0
+    for n in range(40):
+        table, pos, _ = random_position(1 + n * 7919, n, 4 + n % 8)
+        space = PysolSpace(table, pos)
+        args = (space.key(space.start()), *space.core_rules())
+        limits = {"node_limit": 50_000, "time_limit": None, "max_states": None, "first_pass": None}
+        plain = core._core.search_pysol(*args, **limits)
+        counted, counts = core._core.search_pysol(*args, **limits, census=True)
+        assert counted == plain
+        cells = memoryview(counts).cast("q")
+        assert len(cells) == (6 + 16 + 1) * (DECK + 1) * 4 and min(cells) >= 0
+        if plain[0] == LOST.value:
+            lost += 1
+            assert sum(cells) == plain[2], (n, sum(cells), plain[2])
+    assert lost >= 5, lost
