@@ -8,21 +8,18 @@ build/screenshots/.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import wedlock
+from tests.browser import launched
 from tests.cli.test_cli import run
 from wedlock.pictures.page import solution_page
 
 ROOT = Path(__file__).parent.parent.parent
 SHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = os.environ.get("WEDLOCK_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Each long win is stepped through whole in the browser: the Matrimony ones (hundreds of moves) in the slow tier.
 WINS = [
     pytest.param("monte-carlo", 12345, "pysol", marks=pytest.mark.slow),
@@ -35,20 +32,7 @@ WINS = [
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "the playwright package is not installed (pip install '.[test]')"
-    else:
-        missing = "" if CHROMIUM else "no chromium on this machine (apt-get install chromium)"
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs the browser tests: {missing}")
-        pytest.skip(missing)
-    with sync_playwright() as p:
-        found = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield found
-        found.close()
+    yield from launched()
 
 
 def opened(browser, path: Path, fragment: str = "", width: int = 1100):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import random
 import threading
 import time
@@ -23,8 +22,9 @@ from typing import Any
 import pytest
 
 import wedlock
+from tests.browser import launched
 from tests.cli.test_cli import run
-from tests.pictures.test_page import ARGS, CHROMIUM, SHOTS, expected, shown
+from tests.pictures.test_page import SHOTS, expected, shown
 from wedlock.games.registry import GAMES
 
 DONE = ("done", "error")
@@ -33,20 +33,7 @@ DRAWN = random.Random()  # fresh numbers at each run; a failure names them
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "the playwright package is not installed (pip install '.[test]')"
-    else:
-        missing = "" if CHROMIUM else "no chromium on this machine (apt-get install chromium)"
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs the browser tests: {missing}")
-        pytest.skip(missing)
-    with sync_playwright() as p:
-        found = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield found
-        found.close()
+    yield from launched()
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
