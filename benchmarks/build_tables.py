@@ -32,6 +32,18 @@ def pairs() -> dict[tuple[str, str], list[Path]]:
     return out
 
 
+def settle(target: Path, data: bytes, line: str, check: bool) -> bool:
+    """Write `data` to `target`, or with `check` compare them; say `line`. Whether they differ."""
+    if check:
+        same = target.exists() and target.read_bytes() == data
+        print(("same  " if same else "DIFFERS ") + line)
+        return not same
+    TABLES.mkdir(exist_ok=True)
+    target.write_bytes(data)
+    print(line)
+    return False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
@@ -44,25 +56,11 @@ def main() -> int:
         data = table.to_bytes()
         counts = table.counts()
         line = f"{target.name}: games 1-{table.last:,}, {counts['won']:,} won, {counts['lost']:,} lost, {counts['unknown']:,} unknown, {len(data):,} bytes"
-        if args.check:
-            same = target.exists() and target.read_bytes() == data
-            differ += not same
-            print(("same  " if same else "DIFFERS ") + line)
-        else:
-            TABLES.mkdir(exist_ok=True)
-            target.write_bytes(data)
-            print(line)
+        differ += settle(target, data, line, args.check)
     costs = proof_costs.dear(chain.from_iterable(iter_results(p) for p in sorted(DATA.glob("*.jsonl.gz"))))
-    text = json.dumps(costs, indent=1, sort_keys=True) + "\n"
     target = TABLES / proof_costs.FILE
     line = f"{target.name}: {sum(len(v) for v in costs.values())} deals dearer than solve's defaults"
-    if args.check:
-        same = target.exists() and target.read_text() == text
-        differ += not same
-        print(("same  " if same else "DIFFERS ") + line)
-    else:
-        target.write_text(text)
-        print(line)
+    differ += settle(target, (json.dumps(costs, indent=1, sort_keys=True) + "\n").encode(), line, args.check)
     return 1 if differ else 0
 
 
