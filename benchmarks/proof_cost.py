@@ -57,7 +57,7 @@ from wedlock.games.matrimony.deal import LAYOUT  # noqa: E402
 from wedlock.games.matrimony.moves import Deal, Move, Redeal, Shift  # noqa: E402
 from wedlock.games.matrimony.play import Position, Table, settled_foundations  # noqa: E402
 from wedlock.games.matrimony.pysol_space import PysolPhaseSpace, PysolSpace  # noqa: E402
-from wedlock.games.matrimony.rollouts import METHODS, MODELS, Rollout, RolloutSpace, position_bytes  # noqa: E402
+from wedlock.games.matrimony.rollouts import Rollout, RolloutSpace, compiled_rollout, position_bytes  # noqa: E402
 from wedlock.games.matrimony.rules import DECK, FOUNDATION_CARDS, PILES, RULE_SETS  # noqa: E402
 from wedlock.games.plain_space import PlainSpace  # noqa: E402
 from wedlock.search.exhaustive import Limits, solve  # noqa: E402
@@ -132,25 +132,7 @@ def nrpa_line(table: Table) -> list[Move]:
     keeps its best line; rollout_search hands it on only when it wins)."""
     core = compiled_core()
     assert core is not None  # main checks
-    r = LINE_SEARCH
-    _, line, _, _, _ = core.pysol_rollouts(
-        table.codes,
-        bytes(code for codes in RULES.takes for code in codes),
-        bytes(RULES.jack_down),
-        bytes(RULES.queen_up),
-        position_bytes(table.start()),
-        MODELS.index(r.model),
-        METHODS.index(r.method),
-        r.level,
-        r.iterations,
-        r.greedy,
-        r.bias,
-        r.exploration,
-        r.seed,
-        None,
-        None,
-        None,
-    )
+    _, line, _, _, _ = compiled_rollout(core, table, table.start(), LINE_SEARCH, Limits(max_states=None))
     return RolloutSpace(table).moves([tuple(line)])
 
 

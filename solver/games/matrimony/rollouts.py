@@ -44,7 +44,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...basics.compiled import compiled_core
 from ...search.exhaustive import UNKNOWN, WON, Limits, Outcome, limit_reached
@@ -585,6 +585,29 @@ class RolloutSpace(PysolSuits):
         return out
 
 
+def compiled_rollout(core: Any, table: Table, start: Position, search: Rollout, limits: Limits) -> tuple:
+    """The search run by the compiled core: (the best line's score, its moves' codes, the
+    playouts, the states held, the limit that stopped it or None)."""
+    return core.pysol_rollouts(
+        table.codes,
+        bytes(code for codes in table.rules.takes for code in codes),
+        bytes(table.rules.jack_down),
+        bytes(table.rules.queen_up),
+        position_bytes(start),
+        MODELS.index(search.model),
+        METHODS.index(search.method),
+        search.level,
+        search.iterations,
+        search.greedy,
+        search.bias,
+        search.exploration,
+        search.seed,
+        limits.time_limit,
+        limits.node_limit,
+        limits.max_states,
+    )
+
+
 def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outcome:
     """The search from the space's start, within the time limit and `limits.node_limit`
     playouts (a playout generates a line: a node): won with its line as one step, else
@@ -597,24 +620,7 @@ def rollout_search(space: RolloutSpace, search: Rollout, limits: Limits) -> Outc
     started = time.perf_counter()
     core = compiled_core()
     if core is not None:
-        score, line, playouts, held, stopped = core.pysol_rollouts(
-            table.codes,
-            bytes(code for codes in table.rules.takes for code in codes),
-            bytes(table.rules.jack_down),
-            bytes(table.rules.queen_up),
-            position_bytes(start),
-            MODELS.index(search.model),
-            METHODS.index(search.method),
-            search.level,
-            search.iterations,
-            search.greedy,
-            search.bias,
-            search.exploration,
-            search.seed,
-            limits.time_limit,
-            limits.node_limit,
-            limits.max_states,
-        )
+        score, line, playouts, held, stopped = compiled_rollout(core, table, start, search, limits)
         moves = list(line)
     else:
         game = _Game(table, start, search)
