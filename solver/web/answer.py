@@ -15,11 +15,12 @@ from typing import Any
 
 from ..basics.errors import LimitError, WedlockError
 from ..basics.numbering import GameNumber
+from ..basics.words import counted
 from ..games.registry import GAMES, catalogue, game_named, pysolfc_named, rules_of
 from ..pictures.page import solution_page
 from ..pipeline.positions import position
-from ..pipeline.solving import DEFAULT_MAX_STATES, Deal, Position, deal, solve
-from ..playing.hints import KEEPS, hint
+from ..pipeline.solving import DEFAULT_MAX_STATES, Deal, Position, Solution, deal, solve
+from ..playing.hints import KEEPS, Hint, hint
 from ..search.exhaustive import LOST, UNKNOWN, WON
 
 SOLVE_SECONDS = 120  # the command line's default --time-limit for solve and hint (tests hold the two equal)
@@ -89,13 +90,13 @@ def solved(
         result = solve(chosen.game, chosen, time_limit=seconds, max_states=MAX_STATES, progress=progress)
     except WedlockError as err:
         return {"error": sentence(err)}
-    return {
-        "verdict": result.verdict.value,
-        "heading": f"{chosen.title}, {chosen.label}",
-        "summary": result.summary(),
-        "answer": result.to_json(),
-        "page": solution_page(result),
-    }
+    return answered(result, f"{chosen.title}, {chosen.label}", page=solution_page(result))
+
+
+def answered(found: Solution | Hint, heading: str, **more: Any) -> dict[str, Any]:
+    """What the page shows of an answer: its verdict, a heading, the summary line, the
+    object `--json` prints, and `more`."""
+    return {"verdict": found.verdict.value, "heading": heading, "summary": found.summary(), "answer": found.to_json(), **more}
 
 
 def hinted(
@@ -118,19 +119,13 @@ def hinted(
             label += ", the position typed"
         if moves.strip():
             start = position(chosen.game, start, after=moves)
-            label += f", after {len(start.moves)} moves" if len(start.moves) != 1 else ", after 1 move"
+            label += f", after {counted(len(start.moves), 'move')}"
         if not seen.strip() and not moves.strip():
             raise WedlockError("paste a moves file or a position for a hint; Solve answers for the deal itself")
         found = hint(chosen.game, start, time_limit=seconds_given(time_limit), max_states=MAX_STATES, progress=progress)
     except WedlockError as err:
         return {"error": sentence(err)}
-    return {
-        "verdict": found.verdict.value,
-        "heading": f"{chosen.title}, {label}",
-        "summary": found.summary(),
-        "answer": found.to_json(),
-        "lines": hint_lines(found),
-    }
+    return answered(found, f"{chosen.title}, {label}", lines=hint_lines(found))
 
 
 def hint_lines(found: Any) -> list[str]:
