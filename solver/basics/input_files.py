@@ -44,11 +44,15 @@ MOST_RESULTS_LINE = 1024 * 1024
 UNREADABLE = (OSError, UnicodeDecodeError, InputTooLarge)  # what `read_text` raises
 
 
-def open_file(path: str | Path) -> BinaryIO:
+def open_file(path: str | Path, waiting: bool = True) -> BinaryIO:
     """The file at `path`, open for reading bytes; an OSError, with its `strerror` fit to
-    show a user, when it cannot be read or is a device."""
+    show a user, when it cannot be read or is a device. Not `waiting`, a FIFO is opened
+    without waiting for its writer, and read without blocking."""
     try:
-        f = open(path, "rb")
+        if waiting:
+            f = open(path, "rb")
+        else:
+            f = os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)), "rb")
     except ValueError:  # a NUL in the name, or a character the file system cannot hold
         raise OSError(errno.EINVAL, "not a name a file can have", str(path)) from None
     mode = os.fstat(f.fileno()).st_mode
@@ -64,20 +68,16 @@ def read_bytes(path: str | Path, deadline: float | None = None) -> bytes:
     (`time.monotonic()`'s clock), a FIFO, pipe or socket is waited on until then, past which
     OutOfTime: opening a FIFO does not wait for its writer, nor reading it for more than
     the time left."""
-    if deadline is None or not _CAN_WAIT:
-        with open_file(path) as f:
-            mode = os.fstat(f.fileno())
-            if stat.S_ISREG(mode.st_mode) and mode.st_size > MOST_BYTES:
-                raise InputTooLarge(_too_many_bytes(mode.st_size))
-            return read_stream(f)
-    with _open_unwaiting(path) as f:
+    waiting = deadline is None or not _CAN_WAIT
+    with open_file(path, waiting) as f:
         mode = os.fstat(f.fileno())
-        if stat.S_ISREG(mode.st_mode):
-            if mode.st_size > MOST_BYTES:
-                raise InputTooLarge(_too_many_bytes(mode.st_size))
+        if not stat.S_ISREG(mode.st_mode) and deadline is not None and not waiting:
+            return _read_by(f.fileno(), deadline, f"'{printable(str(path))}'")
+        if stat.S_ISREG(mode.st_mode) and mode.st_size > MOST_BYTES:
+            raise InputTooLarge(_too_many_bytes(mode.st_size))
+        if not waiting:
             os.set_blocking(f.fileno(), True)
-            return read_stream(f)
-        return _read_by(f.fileno(), deadline, f"'{printable(str(path))}'")
+        return read_stream(f)
 
 
 def read_stream(stream: BinaryIO, deadline: float | None = None) -> bytes:
@@ -94,21 +94,6 @@ def read_stream(stream: BinaryIO, deadline: float | None = None) -> bytes:
 
 
 _CAN_WAIT = hasattr(select, "poll") and hasattr(os, "O_NONBLOCK")  # not on Windows: there, reads wait as they always did
-
-
-def _open_unwaiting(path: str | Path) -> BinaryIO:
-    """The file at `path`, open for reading bytes without waiting (a FIFO's writer is not
-    waited for); refused as `open_file` refuses."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except ValueError:
-        raise OSError(errno.EINVAL, "not a name a file can have", str(path)) from None
-    f = os.fdopen(fd, "rb")
-    mode = os.fstat(fd).st_mode
-    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not os.path.samefile(path, os.devnull):
-        f.close()
-        raise OSError(errno.EINVAL, "a device, not a file", str(path))
-    return f
 
 
 def _fd_of(stream: BinaryIO) -> int | None:
