@@ -164,9 +164,10 @@ PyObject *referee_montecarlo(PyObject *self, PyObject *args) {
     int rows, cols, decks, thirteens, columns, strict;
     PyObject *moves;
     if (!PyArg_ParseTuple(args, "y*iiipppO", &deal, &rows, &cols, &decks, &thirteens, &columns, &strict, &moves)) return NULL;
-    table t = {.rows = rows, .cols = cols, .size = rows * cols, .thirteens = thirteens, .columns = columns, .strict = strict};
+    /* the bounds first: a product of sizes no grid has could overflow an int */
     int fits = rows >= 1 && rows <= MOST_ROWS && cols >= 1 && cols <= MOST_COLS && decks >= 1 && decks <= MOST_DECKS &&
                rows * cols <= 52 * decks; /* the deal fills the grid */
+    table t = {.rows = rows, .cols = cols, .size = fits ? rows * cols : 0, .thirteens = thirteens, .columns = columns, .strict = strict};
     int whole = fits && deal.len == 52 * decks;
     if (whole) { /* exactly `decks` full packs */
         const unsigned char *codes = deal.buf;

@@ -855,3 +855,15 @@ def test_a_pysol_phases_called_again_in_the_middle_of_a_call_refuses_and_the_fir
     del held
     assert got == expected
     assert any(isinstance(answer, RuntimeError) for answer in inner), "a call came in while one was under way"
+
+
+@pytest.mark.parametrize("rows, cols", [(-(2**31), 3), (3, -(2**31)), (2**31 - 1, 2**31 - 1), (-(2**31), -(2**31))])
+def test_the_referee_refuses_a_grid_whose_size_overflows(rows: int, cols: int) -> None:
+    # The referee multiplied the sizes before checking them (UBSan, under .ci/sanitize: signed overflow).
+    codes, line, _, _ = won_line("pysol", 1)
+    try:
+        answer = the_core().referee_montecarlo(codes, rows, cols, 1, False, False, False, line)
+    except ValueError as err:
+        assert str(err).startswith("a grid of 1 to 10 rows and 1 to 9 columns")
+    else:
+        assert answer == (False, 0)
