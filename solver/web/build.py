@@ -25,7 +25,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parent  # the checkout's folder, also under an editable install of links
 CORE = HERE / "core"
 PYODIDE = HERE / "pyodide"
 SOURCES = ["module.c", "search.c", "montecarlo.c", "arnold.c", "graph.c", "pysol_dead.c", "pysol.c", "referee.c", "pysol_rollouts.c"]
@@ -97,4 +97,8 @@ def build(out: Path = CORE, emcc: str = "emcc", folder: Path | None = None) -> d
 
 
 if __name__ == "__main__":
+    if not (source_folder() / "module.c").is_file():
+        sys.exit(f"no C sources in {source_folder()}: build the page's core from a checkout of wedlock (pip install -e)")
+    if shutil.which("emcc") is None:
+        sys.exit("no emcc on the PATH: install Debian's emscripten (apt-get install emscripten)")
     build()
