@@ -6,20 +6,24 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import wedlock
 import wedlock.cli
-from tests.tiers import QUICK_VARIABLE
+from tests.tiers import QUICK_VARIABLE, examples
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """`-m "not slow"` is the quick tier: fewer examples for the large property tests (set
-    before the test modules are imported, in each test process). The suite tests the
+    """`-m "not slow"` is the quick tier: fewer examples for the large property tests, and a
+    quarter of hypothesis's default for the others (set before the test modules are
+    imported, in each test process). The suite tests the
     checkout: it stops at once when the wedlock it imports differs from it."""
     if "".join(str(config.getoption("markexpr", "")).split()) == "notslow":
         os.environ[QUICK_VARIABLE] = "1"
+        settings.register_profile("quick", max_examples=examples(settings.default.max_examples))
+        settings.load_profile("quick")  # property tests that name no count of their own
     stale = stale_files()
     if stale:
         shown = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")

@@ -17,6 +17,7 @@ import pytest
 
 import wedlock as library
 from tests.cli.test_cli import assert_bad_input, run
+from tests.tiers import first_quick
 from wedlock.cli import common
 from wedlock.cli.main import cli
 from wedlock.games.registry import GAMES
@@ -191,7 +192,7 @@ def test_an_unknown_answer_says_how_to_search_longer() -> None:
     assert lines[2] == "# to search longer, give a larger --time-limit, or --time-limit none"
 
 
-@pytest.mark.parametrize("command", [["solve"], ["hint"], ["play", "--player", "perfect"]])
+@pytest.mark.parametrize("command", first_quick([["solve"], ["hint"], ["play", "--player", "perfect"]]))
 def test_an_unknown_answer_names_the_limit_given_though_reading_the_start_spent_some(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     real = common.choose_deal
 

@@ -21,6 +21,7 @@ import networkx as nx
 import pytest
 
 from tests.cli.test_cli import run
+from tests.tiers import first_quick
 from wedlock.luck import analysis as luck
 from wedlock.luck.analysis import analyze
 from wedlock.luck.graph_report import export_graph, write_graphml
@@ -42,15 +43,18 @@ def timed(*args: object) -> tuple[float, object]:
 
 @pytest.mark.parametrize(
     "args",
-    [
-        ["solve", "matrimony", "319"],
-        ["hint", "matrimony", "319"],
-        ["play", "matrimony", "319", "--player", "perfect"],
-        ["play", "matrimony", "2", "--player", "no-peek"],
-        ["analyze", *BIG],
-        ["analyze", "matrimony", "2", "--max-states", "1000000"],
-    ],
-    ids=["solve", "hint", "play-perfect", "play-no-peek", "analyze", "analyze-matrimony"],
+    first_quick(
+        [
+            ["solve", "matrimony", "319"],
+            ["analyze", *BIG],
+            ["hint", "matrimony", "319"],
+            ["play", "matrimony", "319", "--player", "perfect"],
+            ["play", "matrimony", "2", "--player", "no-peek"],
+            ["analyze", "matrimony", "2", "--max-states", "1000000"],
+        ],
+        keep=2,
+    ),
+    ids=["solve", "analyze", "hint", "play-perfect", "play-no-peek", "analyze-matrimony"],
 )
 def test_a_command_ends_within_its_time_limit_and_a_second(args: list[str]) -> None:
     seconds, result = timed(*args, "--time-limit", SECONDS)
@@ -58,6 +62,7 @@ def test_a_command_ends_within_its_time_limit_and_a_second(args: list[str]) -> N
     assert result.exit_code in (0, 3), result.output
 
 
+@pytest.mark.slow  # the quick tier keeps analyze's own limit, above
 def test_analyze_with_exports_and_a_picture_ends_within_its_time_limit_and_a_second(tmp_path: Path) -> None:
     limit = 6.0  # a picture takes a second or two of it
     files = [tmp_path / "g.graphml", tmp_path / "g.dot", tmp_path / "g.png"]
@@ -73,11 +78,11 @@ def test_analyze_with_exports_and_a_picture_ends_within_its_time_limit_and_a_sec
 
 
 def test_analyze_says_what_cut_its_graph() -> None:
-    cut = json.loads(run("analyze", *BIG, "--time-limit", "1", "--json").stdout)
+    cut = json.loads(run("analyze", *BIG, "--time-limit", "0.3", "--json").stdout)
     assert cut["complete"] is False and cut["cut_by"] == "time_limit"
-    text = run("analyze", *BIG, "--time-limit", "1").stdout.splitlines()[0]
+    text = run("analyze", *BIG, "--time-limit", "0.3").stdout.splitlines()[0]
     assert "the state graph was cut at the time limit: counts are lower bounds" in text
-    text = run("analyze", "monte-carlo", "1", "--max-states", "500", "--time-limit", "60").stdout.splitlines()[0]
+    text = run("analyze", "monte-carlo", "1", "--max-states", "500", "--playouts", "10", "--time-limit", "60").stdout.splitlines()[0]
     assert "was cut at 500 states (--max-states)" in text
     whole = json.loads(run("analyze", "monte-carlo", "2", "--rules", "strict", "--json").stdout)
     assert whole["complete"] is True and "cut_by" not in whole
@@ -113,9 +118,9 @@ def test_analyze_keeps_its_graph_within_the_memory_bound(game: str, number: int,
 
 def test_analyze_names_its_memory_bound() -> None:
     # In a process of its own: the bound is on all the memory the process holds.
-    args = ["analyze", "monte-carlo", "1", "--max-memory", "150M", "--max-states", "5000000", "--time-limit", "60"]
+    args = ["analyze", "monte-carlo", "1", "--max-memory", "100M", "--max-states", "5000000", "--time-limit", "60"]
     text = subprocess.run([sys.executable, "-m", "wedlock", *args], capture_output=True, text=True, timeout=120).stdout
-    assert "to stay within 150 MB of memory (--max-memory)" in text.splitlines()[0], text
+    assert "to stay within 100 MB of memory (--max-memory)" in text.splitlines()[0], text
 
 
 @pytest.mark.parametrize("size", ["lots", "-5M", "0", "1e99G", "5X", "nan"])

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli import run
+from tests.tiers import first_quick
 from wedlock.cli import analyze_cmd
 
 ROOT = Path(__file__).parent.parent.parent
@@ -195,7 +196,7 @@ def test_a_results_file_the_system_refuses_is_exit_5_and_a_wrong_path_exit_2(tmp
     ],
 )
 @pytest.mark.parametrize(
-    "args", [["solve", "monte-carlo", "12345"], ["deal", "matrimony", "5"], ["--help"], ["batch", "monte-carlo", "1-3", "--quiet", "--jobs", "1"]]
+    "args", first_quick([["solve", "monte-carlo", "12345"], ["batch", "monte-carlo", "1-3", "--quiet", "--jobs", "1"], ["deal", "matrimony", "5"], ["--help"]], keep=2)
 )
 def test_stdout_that_cannot_be_written_is_one_line_and_exit_5(args: list[str], stdout: str, says: str) -> None:
     command = [sys.executable, "-m", "wedlock", *args]
@@ -264,7 +265,7 @@ def test_sigterm_and_sighup_end_a_batch_and_its_workers_within_a_second(tmp_path
     assert sorted(map(int, numbers)) == list(range(1, 25))
 
 
-@pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "Terminated"), (signal.SIGHUP, 129, "Hung up"), (signal.SIGINT, 130, "Interrupted")])
+@pytest.mark.parametrize("signum, status, word", first_quick([(signal.SIGTERM, 143, "Terminated"), (signal.SIGHUP, 129, "Hung up"), (signal.SIGINT, 130, "Interrupted")]))
 def test_a_signal_during_a_search_is_one_line(signum: int, status: int, word: str) -> None:
     proc = wedlock("solve", *SLOW, "--progress", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     said = b""

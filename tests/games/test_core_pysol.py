@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from tests.games.test_matrimony_spaces import on_and_off_line, random_line
 from tests.search.test_core import assert_same, both
-from tests.tiers import examples
+from tests.tiers import examples, first_quick
 from wedlock.basics import compiled as core
 from wedlock.games.matrimony import GAME
 from wedlock.games.matrimony.moves import Deal, Move
@@ -102,6 +102,7 @@ def test_same_wins_on_and_off_winning_lines() -> None:
     assert won >= 10, won
 
 
+@pytest.mark.slow  # the quick tier keeps the finishing beam's compiled phases, below
 def test_same_answers_at_the_finishing_beams_hand_overs() -> None:
     """ExactFrom, the finishing beam's exact search, from states right after the last deal."""
     checked = 0
@@ -124,6 +125,7 @@ def test_same_answers_at_the_finishing_beams_hand_overs() -> None:
 COMPACT = 50_000_000  # states from which a single-pass search keeps them as 12-byte fingerprints (search.c)
 
 
+@pytest.mark.slow  # a search of 50 million states' room
 def test_the_compact_table_answers_as_the_full_one() -> None:
     """A search allowed COMPACT states or more keeps fingerprints, not states: on positions
     of random lines and on and off winning lines, it answers with the same verdict, states,
@@ -240,7 +242,7 @@ def ends_of(space: PysolPhaseSpace | NativePhaseSpace, state: object, check_ends
     return out
 
 
-@pytest.mark.parametrize(("holds", "outcomes"), [(None, 300), (1, 300), (2, 5), (3, 40)])
+@pytest.mark.parametrize(("holds", "outcomes"), first_quick([(None, 300), (2, 5), (1, 300), (3, 40)], keep=2))
 def test_the_compiled_phases_end_where_the_python_ones_do(holds: int | None, outcomes: int) -> None:
     """Every end of every phase, in order, with its steps: from states along random lines,
     with and without the ends' lost test; the first line (for playouts) and the tests too."""
@@ -282,6 +284,7 @@ def test_beams_over_the_compiled_phases_are_the_python_beams(width: int, holds: 
     assert won >= 2, won
 
 
+@pytest.mark.slow  # the quick tier keeps the compiled phases, below
 def test_finishing_beams_over_the_compiled_phases_are_the_python_ones() -> None:
     """The hand-overs to the exact search happen at the same states, with the same results."""
     handed = 0
@@ -365,6 +368,7 @@ def test_max_states_holds_exactly_that_many_states_in_both_searches() -> None:
     assert len(sizes) == 8, sizes
 
 
+@pytest.mark.slow
 def test_the_census_counts_every_state_a_lost_search_expands_and_changes_nothing() -> None:
     """The census benchmarks/proof_cost.py asks of the core (states by deals and redeals,
     cards down and holds) leaves the search's answer as it is, and a single pass that

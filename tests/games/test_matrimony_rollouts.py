@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import wedlock
+from tests.tiers import first_quick
 from wedlock.basics import compiled as core
 from wedlock.games.matrimony import GAME, quick_stages, rollouts
 from wedlock.games.matrimony.play import Table
@@ -60,7 +61,7 @@ SEARCHES = [
 
 @needs_core
 @pytest.mark.parametrize("search", SEARCHES, ids=[s.label for s in SEARCHES])
-@pytest.mark.parametrize("number", [1, 15, 48])
+@pytest.mark.parametrize("number", first_quick([1, 15, 48]))
 def test_the_core_and_its_python_twin_find_the_same_lines(number: int, search: Rollout, monkeypatch: pytest.MonkeyPatch) -> None:
     limits = Limits(node_limit=200)
     _, compiled = searched(number, search, limits, False, monkeypatch)

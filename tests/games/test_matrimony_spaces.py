@@ -17,7 +17,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tests.games.test_matrimony_verify import slip
-from tests.tiers import examples
+from tests.tiers import examples, first_quick
 from wedlock.basics.cards import Card
 from wedlock.basics.numbering import GameNumber
 from wedlock.games.lines import CodedLine
@@ -118,7 +118,7 @@ def test_arnold_space_agrees_with_plain_search() -> None:
     assert verdicts[WON] >= 10 and verdicts[LOST] >= 20, verdicts
 
 
-@pytest.mark.parametrize("game", range(1, 41))
+@pytest.mark.parametrize("game", first_quick(range(1, 41), keep=10))
 def test_arnold_whole_games_agree_with_plain_search(game: int) -> None:
     table = Table(ARNOLD, deal_of(game))
     plain = solve(PlainSpace(table), Limits(max_states=None))
@@ -211,6 +211,7 @@ def test_arnold_phases_reach_exactly_the_stuck_positions_of_all_play_orders() ->
     assert compared >= 15_000 and buried >= 5_000, (compared, buried)
 
 
+@pytest.mark.slow
 def test_no_play_of_a_phase_uncovers_a_card_below_a_floor() -> None:
     # ArnoldSpace.floors: below each pile's floor, every position the phase's plays reach
     # still has the cards the phase started with, covered.
@@ -279,6 +280,7 @@ def test_pysol_spaces_agree_with_plain_search() -> None:
     assert verdicts[WON] >= 12 and verdicts[LOST] >= 25, verdicts
 
 
+@pytest.mark.slow  # the quick tier keeps the phase with few holds, below
 def test_a_phase_that_holds_fewer_cards_back_reaches_fewer_outcomes() -> None:
     # Capping the cards a phase holds back keeps a subset of the phase's outcomes, growing
     # with the cap; with no hold allowed only the greedy line is left.
@@ -778,7 +780,7 @@ def test_pysol_exact_space_agrees_with_plain_search_on_made_up_endings(pos: Posi
         assert not space.dead(pos) and not space.dead(pos, ahead=True) and not space.tangles.dead(pos)
 
 
-@pytest.mark.parametrize(("name", "game"), [("arnold", g) for g in WON_ARNOLD] + [("pysol", g) for g in WON_PYSOL])
+@pytest.mark.parametrize(("name", "game"), first_quick([("pysol", g) for g in WON_PYSOL] + [("arnold", g) for g in WON_ARNOLD], keep=2))
 def test_coded_wins_replay_alike_with_their_slips(name: str, game: int) -> None:
     """The solver's wins, as coded moves, win in the referee's replay on ints; with a move
     dropped, two swapped, a slip put in or a shift's card or target changed, it stops where

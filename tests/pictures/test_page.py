@@ -23,7 +23,7 @@ SHOTS = ROOT / "build" / "screenshots"
 # Each long win is stepped through whole in the browser: the Matrimony ones (hundreds of moves) in the slow tier.
 WINS = [
     pytest.param("monte-carlo", 12345, "pysol", marks=pytest.mark.slow),
-    ("monte-carlo", 2506, "weddings"),  # the quick tier's one: consolidations that slide
+    pytest.param("monte-carlo", 2506, "weddings", marks=pytest.mark.slow),  # consolidations that slide
     pytest.param("monte-carlo", 1, "2decks", marks=pytest.mark.slow),
     pytest.param("matrimony", 2, "arnold", marks=pytest.mark.slow),
     pytest.param("matrimony", 2, "pysol", marks=pytest.mark.slow),
@@ -140,6 +140,7 @@ def test_the_controls_the_keyboard_and_the_fragment(browser, tmp_path: Path) -> 
     assert errors == []
 
 
+@pytest.mark.slow
 def test_the_page_fits_a_phone(browser, tmp_path: Path) -> None:
     path = tmp_path / "m.html"
     assert run("solve", "matrimony", "2", "--html", path).exit_code == 0
@@ -163,6 +164,7 @@ def test_show_makes_the_page_of_a_moves_file(browser, tmp_path: Path) -> None:
     assert errors == [] and all(url.startswith("file:") for url in requests)
 
 
+@pytest.mark.slow
 def test_every_cards_ranks_lie_inside_the_card(browser, tmp_path: Path) -> None:
     """Both corners' ranks, a two-letter 10 upside down in the bottom right included, are
     drawn whole inside the card."""

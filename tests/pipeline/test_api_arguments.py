@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wedlock
+from tests.tiers import examples
 
 ODD_TEXT = ["", " ", "\x00", "a\x00b", "\ud800", "\udfff x", "12\ud800", "ms\x00", "9" * 5000, "é", "♠", "\n", "-1", "0"]
 ODD_NUMBERS = [0, -1, 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64, -(2**63), 10**30, float("nan"), float("inf"), -float("inf"), -0.0, 1e308, 0.5]
@@ -140,10 +141,10 @@ ONE_ODD = [(name, p) for name in FUNCTIONS for p in inspect.signature(getattr(we
 # What a caller would give, for the deterministic sweep below: a quick Monte Carlo deal
 # and a quick Matrimony one.
 PLAIN = [
-    {"game": "monte-carlo", "source": 12345, "rules": None, "time_limit": 0.1, "sample_seconds": 0.01, "patience": 0.1,
+    {"game": "monte-carlo", "source": 12345, "rules": None, "time_limit": 0.02, "sample_seconds": 0.01, "patience": 0.02,
      "player": "random", "moves": ["A1 QC + B1 QH"], "after": ["A1 QC + B1 QH"], "path": "/nonexistent", "number": 12345,
      "text": None, "count": 2, "seed": 1},
-    {"game": "matrimony", "source": 2, "rules": "arnold", "time_limit": 0.1, "sample_seconds": 0.01, "patience": 0.1,
+    {"game": "matrimony", "source": 2, "rules": "arnold", "time_limit": 0.02, "sample_seconds": 0.01, "patience": 0.02,
      "player": "no-peek", "moves": ["deal"], "after": ["deal"], "path": "/", "number": 2, "text": None, "count": 2, "seed": "s"},
 ]  # fmt: skip
 ODD_CONTAINERS = [[], [None], ["\ud800"], {"move": "\ud800"}, (1,), [float("nan")], {"": None}, b"\x00", object()]
@@ -169,4 +170,4 @@ def test_any_value_of_one_argument_gives_an_answer_or_a_wedlock_error(name: str,
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_any_values_of_all_arguments_give_an_answer_or_a_wedlock_error(name: str) -> None:
-    check_calls(name, None, 150)
+    check_calls(name, None, examples(150))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import wedlock
 from tests.cli.test_cli import assert_bad_input, run
+from tests.tiers import first_quick
 from wedlock.basics.errors import IllegalMoveError, PositionError
 from wedlock.games.plain_space import PlainSpace
 from wedlock.games.registry import GAMES
@@ -187,7 +188,7 @@ def test_a_lost_position_late_in_pysolfcs_matrimony_is_proven_by_the_exact_probe
         proven += truth == LOST
 
 
-@pytest.mark.parametrize("rules", ["pysol", "strict", "weddings", "2decks"])
+@pytest.mark.parametrize("rules", first_quick(["pysol", "weddings", "strict", "2decks"], keep=2))
 def test_hints_from_positions_all_over_monte_carlo_replay(rules: str) -> None:
     """Positions anywhere in a game: inside a phase, with gaps waiting for the stock at the
     end of the grid, after the stock ran out. Every winning line a hint gives replays."""

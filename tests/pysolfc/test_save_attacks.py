@@ -72,7 +72,7 @@ ATTACKS = {
 }
 
 
-@pytest.fixture(params=[False, True], ids=["core", "pure"])
+@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.slow)], ids=["core", "pure"])  # the quick tier: the core's
 def pure(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
     if request.param:
         monkeypatch.setenv("WEDLOCK_PURE", "1")

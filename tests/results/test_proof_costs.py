@@ -8,6 +8,7 @@ import json
 from itertools import chain
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,9 +21,19 @@ DATA = Path(__file__).resolve().parent.parent.parent / "data"
 SHIPPED = Path(proof_costs.__file__).parent / "published" / proof_costs.FILE
 
 
+@pytest.mark.slow  # it reads 1.2 million lines; the quick tier reads the files of the games the costs name, below
 def test_the_shipped_costs_are_what_the_results_files_say() -> None:
     records = chain.from_iterable(iter_results(p) for p in sorted(DATA.glob("*.jsonl.gz")))
     assert json.loads(SHIPPED.read_text()) == proof_costs.dear(records)
+
+
+def test_each_game_the_shipped_costs_name_has_the_costs_its_results_files_say() -> None:
+    shipped = json.loads(SHIPPED.read_text())
+    assert shipped
+    for key, costs in shipped.items():
+        files = sorted(DATA.glob(f"{key}-*.jsonl.gz"))
+        assert files, key
+        assert proof_costs.dear(chain.from_iterable(iter_results(p) for p in files)) == {key: costs}
 
 
 def test_only_decided_lines_dearer_than_the_defaults_are_kept_and_the_newest_version_counts() -> None:

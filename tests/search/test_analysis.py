@@ -223,6 +223,7 @@ def test_a_cut_graph_gives_bounds_around_the_whole_graphs_figures() -> None:
         assert cut.decisions == []
 
 
+@pytest.mark.slow  # the quick tier keeps the cut graphs of tests/cli/test_analyze_cli.py
 def test_a_cut_graph_holding_a_winning_line_still_bounds_the_whole_graphs_figures() -> None:
     """A solver's winning line added to a graph cut at any size: a win, figures that keep
     within the bounds around the whole graph's, a line that replays to a win."""

@@ -215,7 +215,7 @@ def test_the_core_refuses_what_it_cannot_read() -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
-@pytest.mark.parametrize("stage", ["build", "figures"])
+@pytest.mark.parametrize("stage", ["build", pytest.param("figures", marks=pytest.mark.slow)])
 def test_ctrl_c_stops_the_graph_and_the_next_one_is_whole(stage: str) -> None:
     """Game 6's graph takes seconds to build and to sum up; Ctrl-C stops either."""
     table = Table(RULE_SETS["pysol"], tuple(numbered_deal(GameNumber.parse("6"), 1)))
@@ -242,6 +242,7 @@ def test_ctrl_c_stops_the_graph_and_the_next_one_is_whole(stage: str) -> None:
         assert len(small) == 500 and analysis.figures(play, small).states == 500
 
 
+@pytest.mark.slow  # game 6's graph, whole
 def test_the_graph_cannot_change_while_it_is_summed_up() -> None:
     """Python code run during the sum (here a signal handler) cannot add to the graph."""
     table = Table(RULE_SETS["pysol"], tuple(numbered_deal(GameNumber.parse("6"), 1)))

@@ -17,6 +17,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,6 +146,7 @@ def check(seen: dict, game: str, number: str, found: Any) -> None:
     assert seen["said"].startswith(f"{found.deal.title}, game {number}: {found.verdict.value}")
 
 
+@pytest.mark.slow  # loading Pyodide takes seconds: the quick tier keeps the site and its worker, test_site.py
 def test_a_link_opens_a_deal_and_solves_it_as_the_library_does(visit: Visit) -> None:
     (number, found), *_ = fresh("monte-carlo", "pysol", 1)
     seen = visit.open(f"#game=monte-carlo&n={number}")
@@ -156,7 +158,8 @@ def test_a_link_opens_a_deal_and_solves_it_as_the_library_does(visit: Visit) -> 
     assert visit.playback().evaluate("window.wedlock.count") == len(found.moves)
 
 
-def test_bad_input_gets_one_sentence_and_a_hint_comes_from_a_moves_file(visit: Visit) -> None:
+@pytest.mark.slow
+def test_bad_input_gets_one_sentence_and_a_hint_comes_from_a_moves_file_or_a_typed_position(visit: Visit, tmp_path: Path) -> None:
     for fragment, words in (
         ("#game=chess&n=1", "unknown game 'chess'; choose one of monte-carlo, matrimony."),
         ("#game=matrimony&n=0", "bad game number '0': game numbers start at 1."),
@@ -181,8 +184,21 @@ def test_bad_input_gets_one_sentence_and_a_hint_comes_from_a_moves_file(visit: V
     hinted = wedlock.hint("monte-carlo", wedlock.position("monte-carlo", 12345, after="\n".join(line)))
     assert seen["answer"]["next"] == hinted.to_json()["next"]
     assert page.inner_text("#hint-lines").startswith(f"next: {hinted.next.text(numbered=False)}")
+    played = tmp_path / "played.txt"
+    played.write_text("\n".join(line) + "\n")
+    typed = run("deal", "monte-carlo", "12345", "--after", played, "--position-out").stdout  # the position as a player types it
+    page.fill("#moves", "")
+    page.fill("#position", typed)
+    page.click("#hint")
+    seen = visit.settled()
+    assert seen["state"] == "done" and seen["verdict"] == "won" and seen["answer"]["next"] == hinted.to_json()["next"]
+    page.fill("#position", typed.replace("TS", "ZZ", 1))  # no card
+    page.click("#hint")
+    seen = visit.settled()
+    assert seen["state"] == "error" and seen["message"].endswith(".") and "\n" not in seen["message"]
 
 
+@pytest.mark.slow
 def test_a_matrimony_win_mid_playback_shows_the_referees_cards(visit: Visit) -> None:
     (number, found), *_ = fresh("matrimony", "pysol", 1, most=10_000)
     at = len(found.moves) // 3
