@@ -4,7 +4,8 @@ yardstick").
 
     python3 benchmarks/proof_cost.py                     # everything: ~17 min, 4.3 GB at the peak
     python3 benchmarks/proof_cost.py --skip-319          # the positions only: ~2 min
-    python3 benchmarks/proof_cost.py --only-319          # game 319 from the deal: ~15 min
+    python3 benchmarks/proof_cost.py --only-319          # game 319 from the deal: ~17 min
+    python3 benchmarks/proof_cost.py --census-in benchmarks/census-319-exact.json --phi-band 10
 
 Three kinds of rows, each searched in a process of its own so that its peak memory (the
 child's own, from os.wait4) is its own:
@@ -361,11 +362,14 @@ def main() -> None:
     parser.add_argument("--points", default=",".join(POINTS), help="where on a line, e.g. 'deal 5,redeal 2'")
     parser.add_argument("--phi-band", type=int, default=1, help="phi values a row of the breakdown by phi covers")
     parser.add_argument("--census-out", type=Path, help="write 319's census here as JSON: [deals and redeals made, cards down, holds, states]")
-    parser.add_argument("--census-in", type=Path, help="print the breakdown of a census written by --census-out")
+    parser.add_argument("--census-in", type=Path, help="only print the breakdown of a census written by --census-out")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child)
+        return
+    if args.census_in:  # a census kept from an earlier run: its tables, and nothing searched
+        print("\n".join(breakdown(json.loads(args.census_in.read_text()), args.phi_band)))
         return
     if compiled_core() is None:
         raise SystemExit("the yardstick measures the compiled core, which is not built here")
@@ -388,8 +392,6 @@ def main() -> None:
     print(phi_report(checked, drawn))
     if census and args.census_out:
         args.census_out.write_text(json.dumps(census))
-    if args.census_in:
-        census = json.loads(args.census_in.read_text())
     if census:
         print("\nWhere the states of game 319's proof go (exact search, census of the compiled core):\n")
         print("\n".join(breakdown(census, args.phi_band)))
