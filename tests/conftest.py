@@ -18,8 +18,8 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 def pytest_configure(config: pytest.Config) -> None:
     """`-m "not slow"` is the quick tier: fewer examples for the large property tests, and a
     quarter of hypothesis's default for the others (set before the test modules are
-    imported, in each test process). The suite tests the
-    checkout: it stops at once when the wedlock it imports differs from it."""
+    imported, in each test process). The suite tests the checkout: it stops at once when
+    the wedlock it imports differs from it."""
     if "".join(str(config.getoption("markexpr", "")).split()) == "notslow":
         os.environ[QUICK_VARIABLE] = "1"
         settings.register_profile("quick", max_examples=examples(settings.default.max_examples))

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from _pytest.mark.structures import ParameterSet
 
 QUICK_VARIABLE = "WEDLOCK_QUICK_TIER"  # set by conftest.py when the quick tier runs
 
@@ -23,14 +22,12 @@ def examples(count: int) -> int:
 
 def first_quick(cases: Sequence[Any], keep: int = 1, *, spread: bool = True) -> list[Any]:
     """A parametrized test's cases: the first `keep` run in both tiers, the others only in
-    the full suite (marked slow). A case is a pytest.param, or a tuple of the test's
-    arguments (with `spread`; without, a tuple is the one argument), or one argument."""
+    the full suite (marked slow). A case is a tuple of the test's arguments (with `spread`;
+    without, a tuple is the one argument), or one argument."""
     out = []
     for i, case in enumerate(cases):
         if i < keep:
             out.append(case)
-        elif isinstance(case, ParameterSet):
-            out.append(pytest.param(*case.values, marks=[*case.marks, pytest.mark.slow], id=case.id))
         elif spread and isinstance(case, tuple):
             out.append(pytest.param(*case, marks=pytest.mark.slow))
         else:

@@ -20,13 +20,12 @@ from wedlock.pictures.page import solution_page
 
 ROOT = Path(__file__).parent.parent.parent
 SHOTS = ROOT / "build" / "screenshots"
-# Each long win is stepped through whole in the browser: the Matrimony ones (hundreds of moves) in the slow tier.
 WINS = [
-    pytest.param("monte-carlo", 12345, "pysol", marks=pytest.mark.slow),
-    pytest.param("monte-carlo", 2506, "weddings", marks=pytest.mark.slow),  # consolidations that slide
-    pytest.param("monte-carlo", 1, "2decks", marks=pytest.mark.slow),
-    pytest.param("matrimony", 2, "arnold", marks=pytest.mark.slow),
-    pytest.param("matrimony", 2, "pysol", marks=pytest.mark.slow),
+    ("monte-carlo", 12345, "pysol"),
+    ("monte-carlo", 2506, "weddings"),  # consolidations that slide
+    ("monte-carlo", 1, "2decks"),
+    ("matrimony", 2, "arnold"),
+    ("matrimony", 2, "pysol"),
 ]
 
 
@@ -71,6 +70,7 @@ def expected(chosen, seen) -> dict:
     }
 
 
+@pytest.mark.slow  # each win stepped through whole in the browser (Matrimony's: hundreds of moves)
 @pytest.mark.parametrize("game, number, rules", WINS)
 def test_every_position_the_page_shows_is_the_referees(browser, tmp_path: Path, game: str, number: int, rules: str) -> None:
     result = wedlock.solve(game, number, rules)

@@ -28,6 +28,7 @@ from tests.cli.test_cli import run
 from tests.pictures.test_page import SHOTS, expected, shown
 from wedlock.games.registry import GAMES
 
+pytestmark = pytest.mark.slow  # loading Pyodide takes seconds: the quick tier keeps the site and its worker, test_site.py
 DONE = ("done", "error")
 DRAWN = random.Random()  # fresh numbers at each run; a failure names them
 
@@ -146,7 +147,6 @@ def check(seen: dict, game: str, number: str, found: Any) -> None:
     assert seen["said"].startswith(f"{found.deal.title}, game {number}: {found.verdict.value}")
 
 
-@pytest.mark.slow  # loading Pyodide takes seconds: the quick tier keeps the site and its worker, test_site.py
 def test_a_link_opens_a_deal_and_solves_it_as_the_library_does(visit: Visit) -> None:
     (number, found), *_ = fresh("monte-carlo", "pysol", 1)
     seen = visit.open(f"#game=monte-carlo&n={number}")
@@ -158,7 +158,6 @@ def test_a_link_opens_a_deal_and_solves_it_as_the_library_does(visit: Visit) -> 
     assert visit.playback().evaluate("window.wedlock.count") == len(found.moves)
 
 
-@pytest.mark.slow
 def test_bad_input_gets_one_sentence_and_a_hint_comes_from_a_moves_file_or_a_typed_position(visit: Visit, tmp_path: Path) -> None:
     for fragment, words in (
         ("#game=chess&n=1", "unknown game 'chess'; choose one of monte-carlo, matrimony."),
@@ -198,7 +197,6 @@ def test_bad_input_gets_one_sentence_and_a_hint_comes_from_a_moves_file_or_a_typ
     assert seen["state"] == "error" and seen["message"].endswith(".") and "\n" not in seen["message"]
 
 
-@pytest.mark.slow
 def test_a_matrimony_win_mid_playback_shows_the_referees_cards(visit: Visit) -> None:
     (number, found), *_ = fresh("matrimony", "pysol", 1, most=10_000)
     at = len(found.moves) // 3
@@ -218,7 +216,6 @@ def test_a_matrimony_win_mid_playback_shows_the_referees_cards(visit: Visit) -> 
     assert frame.inner_text("#step") == "0"
 
 
-@pytest.mark.slow
 def test_a_search_cut_short_says_unknown_and_stop_stops_it(visit: Visit) -> None:
     seen = visit.open("#game=matrimony&n=15&time-limit=0.5")  # a hard deal (benchmarks/matrimony-pysol-hard.txt)
     cli = json.loads(run("solve", "matrimony", "15", "--time-limit", "0.5", "--json").stdout)
@@ -238,7 +235,6 @@ def test_a_search_cut_short_says_unknown_and_stop_stops_it(visit: Visit) -> None
     check(visit.ask(f"#game=monte-carlo&n={number}"), "monte-carlo", number, found)  # a fresh solver answers
 
 
-@pytest.mark.slow
 def test_every_game_and_rule_set_answers_as_the_library_does(visit: Visit) -> None:
     visit.load()
     for game in GAMES.values():
