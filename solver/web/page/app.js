@@ -2,7 +2,8 @@
 // solves it with wedlock, and the answer shows in words and, played back, in the solution
 // page's own viewer inside a frame. The DOM contract (docs/DESIGN.md): <html data-state>
 // is loading, ready, solving, done, error or stopped; data-verdict is won, lost or unknown
-// once an answer is ready; window.wedlockAnswer is the object `wedlock solve GAME N --json`
+// once an answer is ready (and "done" waits for the playback frame to load, when there is
+// one); window.wedlockAnswer is the object `wedlock solve GAME N --json`
 // prints (or `wedlock hint --json`, for a hint); #message holds a bad input's sentence;
 // iframe#playback holds the solution page, whose DOM is the solution page's contract
 // (&move=N in the fragment opens it at position N).
@@ -155,20 +156,24 @@
       }
       hintList.hidden = false;
     }
-    if (found.page) {
-      // A document of its own, same-origin, whose URL takes #N as a solution page's does.
-      shownPage = URL.createObjectURL(new Blob([found.page], { type: "text/html" }));
-      frame.addEventListener("load", opened, { once: true });
-      frame.src = shownPage + (request.move ? `#${request.move}` : "");
-      frame.hidden = false;
-    }
     root.dataset.verdict = found.verdict;
-    say("done");
+    if (!found.page) {
+      say("done");
+      return;
+    }
+    // A document of its own, same-origin, whose URL takes #N as a solution page's does. The
+    // answer is done once the frame holds it, so that whoever waits for "done" finds it there.
+    const page = URL.createObjectURL(new Blob([found.page], { type: "text/html" }));
+    shownPage = page;
+    frame.addEventListener("load", () => opened(page), { once: true });
+    frame.src = page + (request.move ? `#${request.move}` : "");
+    frame.hidden = false;
   }
 
-  function opened() {
-    if (!frame.contentDocument) return;
-    frame.style.height = `${frame.contentDocument.documentElement.scrollHeight + 8}px`;
+  function opened(page) {
+    if (page !== shownPage) return; // a later request has cleared or replaced it
+    if (frame.contentDocument) frame.style.height = `${frame.contentDocument.documentElement.scrollHeight + 8}px`;
+    say("done");
   }
 
   function send(request) {
