@@ -252,7 +252,26 @@ class Variant(NamedTuple):
     run: Callable[[Table, Position, int, float | None], Searched]
 
 
-VARIANTS = {v.name: v for v in (Variant("exact", "the exact search as it is (PysolSpace, compiled core)", exact),)}
+def layers(table: Table, pos: Position, max_states: int, time_limit: float | None) -> Searched:
+    """The exact space searched by levels of phi in the compiled core: the same states as
+    `exact`, fewer held at once (no census: the levels are not kept)."""
+    space = PysolSpace(table, pos)
+    core = compiled_core()
+    assert core is not None  # main checks
+    started, cpu = time.perf_counter(), time.process_time()
+    verdict, states, *_ = core.search_pysol(
+        space.key(space.start()), *space.core_rules(), node_limit=None, time_limit=time_limit, max_states=max_states, first_pass=None, layered=True
+    )
+    return Searched(verdict, states, time.perf_counter() - started, time.process_time() - cpu, [])
+
+
+VARIANTS = {
+    v.name: v
+    for v in (
+        Variant("exact", "the exact search as it is (PysolSpace, compiled core)", exact),
+        Variant("layers", "the exact space by levels of phi (the same states, fewer held at once)", layers),
+    )
+}
 REFERENCE = Variant("plain", "the plain search over single moves (reference, Python)", plain)
 
 

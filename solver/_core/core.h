@@ -108,6 +108,26 @@ typedef struct {
  * it searches, so `root` must be memory no other thread writes (the caller's own copy). */
 int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *lim, result *out);
 
+/* The search by levels: for a space whose every step keeps or raises a state's level
+ * (`level`, 0 .. CORE_LEVELS - 1; PySolFC's Matrimony: cards down + deals + redeals made),
+ * breadth-first a level at a time, each level's states held until the level is done and
+ * then let go. It reaches the same states as a single depth-first pass, so a lost verdict
+ * counts the same states; it holds only the levels not yet finished (`peak`), and finds no
+ * line: a won verdict comes without one. The limits are core_search's, but max_states bounds
+ * the states held at once. 0, or -1 with a Python error set. */
+enum { CORE_LEVELS = 256 };
+typedef struct {
+    int verdict;
+    const char *limit;
+    long long states, nodes, peak, levels; /* levels: the levels finished */
+} layered;
+/* With `checkpoint` (a path, or NULL): a search that finds a checkpoint there whose
+ * 32-byte `digest` (the caller's, of the start and the rules) is this one's goes on from
+ * it; one that finds none starts afresh; either writes one there at the end of a level once
+ * `every` seconds have passed since the last (search.c says what it holds). */
+int core_layers(space *sp, int (*level)(const uint8_t *state, size_t len), const uint8_t *root, size_t root_len, const limits *lim,
+                const char *checkpoint, const uint8_t *digest, double every, layered *out);
+
 /* The limits as the module's functions receive them: None for "no limit", else what
  * search.Limits allows (counts from 0, a first pass from 1, seconds from 0, not NaN); 0, or
  * -1 with a Python error set (ValueError, TypeError or OverflowError). */

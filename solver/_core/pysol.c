@@ -334,6 +334,22 @@ static int add_alive(pysol_space *sp, const pstate *st, int ahead, int kind, int
 }
 
 /* PysolSpace.edges, with its ends checked or not as `check_ends` says. */
+/* phi, the level of the search by levels: cards on the foundations + deals made + redeals
+ * made. A play (with the shifts it needs), a deal and a redeal each raise it by one; a hold
+ * keeps it (docs/SOLVER.md). -1 for bytes that are not a state. */
+static int pysol_level(const uint8_t *s, size_t len) {
+    size_t i = 0;
+    for (int p = 0; p < PILES; p++) {
+        while (i < len && s[i] != NONE) i++;
+        if (i++ >= len) return -1;
+    }
+    if (i + FOUNDATIONS + 2 > len) return -1;
+    int phi = 0;
+    for (int f = 0; f < FOUNDATIONS; f++) phi += s[i + f];
+    int stock = s[i + FOUNDATIONS], rounds = s[i + FOUNDATIONS + 1];
+    return phi + (stock > LAYOUT ? (stock - LAYOUT + PILES - 1) / PILES : 0) + rounds;
+}
+
 static int pysol_expand(space *base, const uint8_t *state, size_t len, children *out) {
     pysol_space *sp = (pysol_space *)base;
     pstate *st = &sp->here, *ch = &sp->child;
@@ -522,14 +538,32 @@ _Static_assert(MAX_STATE <= CORE_MAX_STATE, "the search's table holds every stat
 PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *names[] = {"state", "codes", "takes", "down", "up", "ahead_states", "tangle_states", "tangles", "deal_move", "redeal_class",
-                            "node_limit", "time_limit", "max_states", "first_pass", "census", NULL};
+                            "node_limit", "time_limit", "max_states", "first_pass", "census", "layered", "checkpoint", "digest", "every", NULL};
     Py_buffer state, codes, takes, down, up;
-    int ahead_states, tangle_states, tangles, census = 0;
+    int ahead_states, tangle_states, tangles, census = 0, by_levels = 0;
+    PyObject *checkpoint = Py_None;
+    Py_buffer digest = {0};
+    double every = 600;
     PyObject *deal_move, *redeal_class, *node_limit, *time_limit, *max_states, *first_pass;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*iipOOOOOO|$p", names, &state, &codes, &takes, &down, &up, &ahead_states,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*iipOOOOOO|$ppOy*d", names, &state, &codes, &takes, &down, &up, &ahead_states,
                                      &tangle_states, &tangles, &deal_move, &redeal_class, &node_limit, &time_limit, &max_states,
-                                     &first_pass, &census))
+                                     &first_pass, &census, &by_levels, &checkpoint, &digest, &every))
         return NULL;
+    /* a checkpoint's path as bytes the search keeps while it runs, and its digest */
+    PyObject *path = NULL;
+    uint8_t digest_copy[32] = {0};
+    int checkpoint_ok = checkpoint == Py_None || (by_levels && PyUnicode_FSConverter(checkpoint, &path) && digest.buf && digest.len == 32 && every >= 0);
+    if (digest.buf) {
+        if (digest.len == 32) memcpy(digest_copy, digest.buf, 32);
+        PyBuffer_Release(&digest);
+    }
+    if (!checkpoint_ok) {
+        Py_XDECREF(path);
+        PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a checkpoint needs layered=True, a digest of 32 bytes and every >= 0 seconds");
+        return NULL;
+    }
     /* the search reads the root without the GIL: its own copy, which no thread can change */
     uint8_t copy[MAX_STATE];
     pysol_rules rules;
@@ -537,19 +571,44 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
     int readable = read_rules(&codes, &takes, &down, &up, &rules);
     PyBuffer_Release(&state), PyBuffer_Release(&codes), PyBuffer_Release(&takes), PyBuffer_Release(&down), PyBuffer_Release(&up);
     limits lim;
-    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) return NULL;
+    if (core_read_limits(node_limit, time_limit, max_states, first_pass, &lim) < 0) {
+        Py_XDECREF(path);
+        return NULL;
+    }
     pstate *root = PyMem_RawMalloc(sizeof *root);
-    if (!root) return PyErr_NoMemory();
+    if (!root) {
+        Py_XDECREF(path);
+        return PyErr_NoMemory();
+    }
     readable = readable && len >= 0 && ahead_states >= 0 && tangle_states >= 0 && read_state(copy, (size_t)len, root) == 0 &&
                cards_readable(rules.codes, rules.takes, root);
     PyMem_RawFree(root);
     if (!readable) {
+        Py_XDECREF(path);
         PyErr_SetString(PyExc_ValueError, "not a PySolFC Matrimony deal and position the compiled core can read");
         return NULL;
     }
     space *sp =
         pysol_space_new(rules.codes, rules.takes, rules.down, rules.up, ahead_states, tangle_states, tangles, deal_move, redeal_class);
-    if (!sp) return NULL;
+    if (!sp) {
+        Py_XDECREF(path);
+        return NULL;
+    }
+    if (by_levels && !census) {
+        /* with `layered`: the search by levels, (verdict, states, nodes, limit or None, peak held, levels done) */
+        layered res;
+        int rc = core_layers(sp, pysol_level, copy, (size_t)len, &lim, path ? PyBytes_AS_STRING(path) : NULL, digest_copy, every, &res);
+        sp->release(sp);
+        Py_XDECREF(path);
+        if (rc < 0) return NULL;
+        return Py_BuildValue("(sLLzLL)", res.verdict == VERDICT_WON ? "won" : res.verdict == VERDICT_LOST ? "lost" : "unknown", res.states, res.nodes, res.limit, res.peak, res.levels);
+    }
+    Py_XDECREF(path);
+    if (by_levels) {
+        PyErr_SetString(PyExc_ValueError, "the search by levels keeps no census");
+        sp->release(sp);
+        return NULL;
+    }
     if (!census) return core_run(sp, copy, (size_t)len, &lim);
     /* with `census`: (the search's tuple, the counts as CENSUS_CELLS native 64-bit ints) */
     long long *counts = PyMem_RawCalloc(CENSUS_CELLS, sizeof *counts);

@@ -5,6 +5,7 @@
 #include "core.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -290,7 +291,7 @@ typedef struct {
 } search;
 
 enum { PASS_WON, PASS_LOST, PASS_CUT, PASS_STOP, PASS_ERROR };
-enum { FAILED_MEMORY = 1, FAILED_EXPAND, FAILED_SIGNAL, FAILED_TOO_LONG };
+enum { FAILED_MEMORY = 1, FAILED_EXPAND, FAILED_SIGNAL, FAILED_TOO_LONG, FAILED_LEVEL, FAILED_CHECKPOINT_READ, FAILED_CHECKPOINT_WRITE };
 
 static double now(void) {
     struct timespec ts;
@@ -498,4 +499,267 @@ int core_search(space *sp, const uint8_t *root, size_t root_len, const limits *l
     PyMem_RawFree(s.frames);
     table_free(&s.seen);
     return rc;
+}
+
+/* ---- the search by levels (core.h, core_layers) ---- */
+
+/* The states of one level: their bytes in the order met, and a set over them (open
+ * addressing; a slot is 0, or the hash's high 32 bits and the state's index + 1). States
+ * are compared byte for byte, so no two distinct states are ever taken for one. */
+typedef struct {
+    strings states;
+    uint64_t *slots;
+    size_t cap;
+} level_set;
+
+static void level_free(level_set *ls) {
+    strings_free(&ls->states);
+    PyMem_RawFree(ls->slots);
+    memset(ls, 0, sizeof *ls);
+}
+
+static int level_grow(level_set *ls) {
+    size_t cap = ls->cap ? 2 * ls->cap : 1 << 10;
+    uint64_t *slots = PyMem_RawCalloc(cap, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i < ls->states.count; i++) {
+        size_t len;
+        const uint8_t *st = strings_at(&ls->states, i, &len);
+        uint64_t h = core_hash(st, len);
+        size_t k = h & (cap - 1);
+        while (slots[k]) k = (k + 1) & (cap - 1);
+        slots[k] = (h >> 32 << 32) | (uint64_t)(i + 1);
+    }
+    PyMem_RawFree(ls->slots);
+    ls->slots = slots, ls->cap = cap;
+    return 0;
+}
+
+/* 1 when the state is new (and now held), 0 when the level holds it already, -1 when
+ * memory ran out. */
+static int level_add(level_set *ls, const uint8_t *state, size_t len) {
+    if (10 * (ls->states.count + 1) > 7 * ls->cap && level_grow(ls) < 0) return -1;
+    if (ls->states.count >= UINT32_MAX - 1) return -1;
+    uint64_t h = core_hash(state, len), tag = h >> 32 << 32;
+    size_t k = h & (ls->cap - 1);
+    while (ls->slots[k]) {
+        if ((ls->slots[k] >> 32 << 32) == tag) {
+            size_t n;
+            const uint8_t *held = strings_at(&ls->states, (size_t)(ls->slots[k] & 0xffffffffu) - 1, &n);
+            if (n == len && memcmp(held, state, len) == 0) return 0;
+        }
+        k = (k + 1) & (ls->cap - 1);
+    }
+    if (strings_add(&ls->states, state, len) < 0) return -1;
+    ls->slots[k] = tag | (uint64_t)ls->states.count;
+    return 1;
+}
+
+/* Checkpoints. A file holds the levels not yet finished and the counts so far, after the
+ * digest of the search it belongs to (the caller's: the start and the rules):
+ * "WDLKLV01", 32 bytes of digest, states, nodes, peak, the next level (8 bytes each, this
+ * machine's order), then for each level still holding states its number, its count of
+ * states, its bytes and each state's end (8 bytes each) and the bytes; -1 ends the list.
+ * It is written to PATH.tmp and renamed onto PATH, so a search killed while writing
+ * leaves the previous checkpoint whole. */
+static const char CHECKPOINT_MAGIC[8] = {'W', 'D', 'L', 'K', 'L', 'V', '0', '1'};
+
+static int put64(FILE *f, long long v) { return fwrite(&v, sizeof v, 1, f) == 1 ? 0 : -1; }
+
+static int get64(FILE *f, long long *v) { return fread(v, sizeof *v, 1, f) == 1 ? 0 : -1; }
+
+static int checkpoint_write(const char *path, const uint8_t *digest, const level_set *levels, int next, const layered *out) {
+    size_t n = strlen(path);
+    char *tmp = PyMem_RawMalloc(n + 5);
+    if (!tmp) return -1;
+    memcpy(tmp, path, n), memcpy(tmp + n, ".tmp", 5);
+    FILE *f = fopen(tmp, "wb");
+    int bad = !f;
+    if (!bad) bad = fwrite(CHECKPOINT_MAGIC, 8, 1, f) != 1 || fwrite(digest, 32, 1, f) != 1 || put64(f, out->states) || put64(f, out->nodes) ||
+                    put64(f, out->peak) || put64(f, next);
+    for (int k = next; !bad && k < CORE_LEVELS; k++) {
+        const strings *st = &levels[k].states;
+        if (!st->count) continue;
+        bad = put64(f, k) || put64(f, (long long)st->count) || put64(f, (long long)st->used);
+        for (size_t i = 0; !bad && i < st->count; i++) bad = put64(f, (long long)st->ends[i]);
+        if (!bad && st->used) bad = fwrite(st->bytes, st->used, 1, f) != 1;
+    }
+    if (!bad) bad = put64(f, -1);
+    if (f && fclose(f) != 0) bad = 1;
+    if (!bad) bad = rename(tmp, path) != 0;
+    if (bad) remove(tmp);
+    PyMem_RawFree(tmp);
+    return bad ? -1 : 0;
+}
+
+/* 1: read (the levels filled, `*next` and the counts set); 0: no file there; -1: a file that
+ * is not a checkpoint of this search or cannot be read; -2: memory ran out. */
+static int checkpoint_read(const char *path, const uint8_t *digest, level_set *levels, int *next, layered *out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char magic[8];
+    uint8_t theirs[32];
+    long long states, nodes, peak, first;
+    int rc = 1;
+    if (fread(magic, 8, 1, f) != 1 || memcmp(magic, CHECKPOINT_MAGIC, 8) != 0 || fread(theirs, 32, 1, f) != 1 || memcmp(theirs, digest, 32) != 0 ||
+        get64(f, &states) || get64(f, &nodes) || get64(f, &peak) || get64(f, &first) || first < 0 || first >= CORE_LEVELS)
+        rc = -1;
+    int last = (int)first - 1;
+    while (rc == 1) {
+        long long k, count, used;
+        if (get64(f, &k)) {
+            rc = -1;
+            break;
+        }
+        if (k == -1) break;
+        if (k <= last || k >= CORE_LEVELS || get64(f, &count) || get64(f, &used) || count <= 0 || used < 0 || count >= UINT32_MAX - 1) {
+            rc = -1;
+            break;
+        }
+        last = (int)k;
+        strings *st = &levels[k].states;
+        st->ends = PyMem_RawMalloc((size_t)count * sizeof *st->ends);
+        st->bytes = PyMem_RawMalloc(used ? (size_t)used : 1);
+        if (!st->ends || !st->bytes) {
+            rc = -2;
+            break;
+        }
+        st->cap_count = st->count = (size_t)count, st->cap = st->used = (size_t)used;
+        size_t before = 0;
+        for (size_t i = 0; rc == 1 && i < st->count; i++) {
+            long long end;
+            if (get64(f, &end) || end < (long long)before || end > used || end - (long long)before > CORE_MAX_STATE) rc = -1;
+            else st->ends[i] = before = (size_t)end;
+        }
+        if (rc == 1 && (before != (size_t)used || (used && fread(st->bytes, (size_t)used, 1, f) != 1))) rc = -1;
+        if (rc == 1) { /* a set with room for the level's states, made in one step */
+            size_t cap = 1 << 10;
+            while (10 * (size_t)count > 7 * cap) cap *= 2;
+            levels[k].cap = cap / 2;
+            if (level_grow(&levels[k]) < 0) rc = -2;
+        }
+    }
+    fclose(f);
+    if (rc == 1) out->states = states, out->nodes = nodes, out->peak = peak, *next = (int)first;
+    return rc;
+}
+
+int core_layers(space *sp, int (*level)(const uint8_t *state, size_t len), const uint8_t *root, size_t root_len, const limits *lim,
+                const char *checkpoint, const uint8_t *digest, double every, layered *out) {
+    memset(out, 0, sizeof *out);
+    out->verdict = VERDICT_UNKNOWN;
+    if (root_len > CORE_MAX_STATE) {
+        PyErr_SetString(PyExc_ValueError, TOO_LONG);
+        return -1;
+    }
+    if (sp->is_won(sp, root, root_len)) {
+        out->verdict = VERDICT_WON;
+        out->states = 1;
+        return 0;
+    }
+    level_set *levels = PyMem_RawCalloc(CORE_LEVELS, sizeof *levels);
+    children kids;
+    memset(&kids, 0, sizeof kids);
+    uint8_t *here = PyMem_RawMalloc(CORE_MAX_STATE);
+    int failed = 0, first = level(root, root_len);
+    if (!levels || !here) failed = FAILED_MEMORY;
+    else if (first < 0 || first >= CORE_LEVELS) failed = FAILED_EXPAND;
+    long long held = 1;
+    out->states = 1, out->peak = 1;
+    int resumed = 0;
+    if (!failed && checkpoint) {
+        resumed = checkpoint_read(checkpoint, digest, levels, &first, out);
+        if (resumed == -1) failed = FAILED_CHECKPOINT_READ;
+        else if (resumed == -2) failed = FAILED_MEMORY;
+        held = 0;
+        for (int k = 0; resumed == 1 && k < CORE_LEVELS; k++) held += (long long)levels[k].states.count;
+    }
+    if (!failed && resumed != 1 && level_add(&levels[first], root, root_len) < 0) failed = FAILED_MEMORY;
+    if (resumed != 1) held = 1;
+    double started = now(), deadline = lim->time_limit < 0 ? -1 : started + lim->time_limit, saved = started;
+    PyThreadState *released = PyEval_SaveThread();
+    int L = first;
+    for (; !failed && L < CORE_LEVELS && out->verdict == VERDICT_UNKNOWN && !out->limit; L++) {
+        level_set *ls = &levels[L];
+        for (size_t i = 0; !failed && i < ls->states.count; i++) {
+            size_t len;
+            const uint8_t *st = strings_at(&ls->states, i, &len);
+            memcpy(here, st, len); /* the level's buffer may move as children join it */
+            strings_clear(&kids.states), strings_clear(&kids.steps);
+            if (sp->expand(sp, here, len, &kids) < 0) {
+                failed = FAILED_EXPAND;
+                break;
+            }
+            for (size_t c = 0; c < kids.states.count; c++) {
+                size_t n;
+                const uint8_t *child = strings_at(&kids.states, c, &n);
+                int lv = level(child, n);
+                if (n > CORE_MAX_STATE) {
+                    failed = FAILED_TOO_LONG;
+                    break;
+                }
+                if (lv < L || lv >= CORE_LEVELS) { /* the space broke its promise: never go on as if it held */
+                    failed = FAILED_LEVEL;
+                    break;
+                }
+                int added = level_add(&levels[lv], child, n);
+                if (added < 0) {
+                    failed = FAILED_MEMORY;
+                    break;
+                }
+                if (!added) continue;
+                out->states++, out->nodes++, held++;
+                if (held > out->peak) out->peak = held;
+                if (sp->is_won(sp, child, n)) {
+                    out->verdict = VERDICT_WON;
+                    break;
+                }
+                if (lim->node_limit >= 0 && out->nodes > lim->node_limit) {
+                    out->limit = "node_limit";
+                    break;
+                }
+                if (lim->max_states >= 0 && held >= lim->max_states) {
+                    out->limit = "max_states";
+                    break;
+                }
+                if ((out->nodes & 63) == 0) {
+                    if (deadline >= 0 && now() > deadline) {
+                        out->limit = "time_limit";
+                        break;
+                    }
+                    PyEval_RestoreThread(released);
+                    int signalled = PyErr_CheckSignals() < 0;
+                    released = PyEval_SaveThread();
+                    if (signalled) {
+                        failed = FAILED_SIGNAL;
+                        break;
+                    }
+                }
+            }
+            if (out->verdict != VERDICT_UNKNOWN || out->limit) break;
+        }
+        if (failed || out->verdict != VERDICT_UNKNOWN || out->limit) break;
+        held -= (long long)ls->states.count; /* a finished level is never met again: every edge keeps or raises the level */
+        if (ls->states.count) out->levels++;
+        level_free(ls);
+        if (checkpoint && now() - saved >= every) {
+            if (checkpoint_write(checkpoint, digest, levels, L + 1, out) < 0) failed = FAILED_CHECKPOINT_WRITE;
+            saved = now();
+        }
+    }
+    PyEval_RestoreThread(released);
+    if (!failed && out->verdict == VERDICT_UNKNOWN && !out->limit) out->verdict = VERDICT_LOST;
+    for (int k = 0; levels && k < CORE_LEVELS; k++) level_free(&levels[k]);
+    PyMem_RawFree(levels);
+    PyMem_RawFree(here);
+    strings_free(&kids.states), strings_free(&kids.steps);
+    if (!failed) return 0;
+    if (failed == FAILED_EXPAND && sp->failure) PyErr_SetString(PyExc_ValueError, sp->failure);
+    else if (failed == FAILED_EXPAND) PyErr_SetString(PyExc_ValueError, "a state outside the levels of the search");
+    else if (failed == FAILED_LEVEL) PyErr_SetString(PyExc_RuntimeError, "a step went down a level: the search by levels cannot be exact here");
+    else if (failed == FAILED_TOO_LONG) PyErr_SetString(PyExc_ValueError, TOO_LONG);
+    else if (failed == FAILED_CHECKPOINT_READ) PyErr_Format(PyExc_ValueError, "%s is not a checkpoint of this search", checkpoint);
+    else if (failed == FAILED_CHECKPOINT_WRITE) PyErr_Format(PyExc_OSError, "could not write the checkpoint %s", checkpoint);
+    else if (failed != FAILED_SIGNAL) PyErr_NoMemory();
+    return -1;
 }
