@@ -57,6 +57,7 @@ from wedlock.games.matrimony import GAME  # noqa: E402
 from wedlock.games.matrimony.deal import LAYOUT  # noqa: E402
 from wedlock.games.matrimony.moves import Deal, Move, Redeal, Shift  # noqa: E402
 from wedlock.games.matrimony.play import Position, Table, settled_foundations  # noqa: E402
+from wedlock.games.matrimony.pysol_levels import search_by_levels  # noqa: E402
 from wedlock.games.matrimony.pysol_space import PysolPhaseSpace, PysolSpace  # noqa: E402
 from wedlock.games.matrimony.rollouts import Rollout, RolloutSpace, compiled_rollout, position_bytes  # noqa: E402
 from wedlock.games.matrimony.rules import DECK, FOUNDATION_CARDS, PILES, RULE_SETS  # noqa: E402
@@ -255,14 +256,9 @@ class Variant(NamedTuple):
 def layers(table: Table, pos: Position, max_states: int, time_limit: float | None) -> Searched:
     """The exact space searched by levels of phi in the compiled core: the same states as
     `exact`, fewer held at once (no census: the levels are not kept)."""
-    space = PysolSpace(table, pos)
-    core = compiled_core()
-    assert core is not None  # main checks
     started, cpu = time.perf_counter(), time.process_time()
-    verdict, states, *_ = core.search_pysol(
-        space.key(space.start()), *space.core_rules(), node_limit=None, time_limit=time_limit, max_states=max_states, first_pass=None, layered=True
-    )
-    return Searched(verdict, states, time.perf_counter() - started, time.process_time() - cpu, [])
+    found = search_by_levels(PysolSpace(table, pos), Limits(max_states=max_states, time_limit=time_limit))
+    return Searched(found.verdict, found.states, time.perf_counter() - started, time.process_time() - cpu, [])
 
 
 VARIANTS = {

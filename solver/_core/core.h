@@ -119,7 +119,7 @@ enum { CORE_LEVELS = 256 };
 typedef struct {
     int verdict;
     const char *limit;
-    long long states, nodes, peak, levels; /* levels: the levels finished */
+    long long states, nodes, peak;
 } layered;
 /* With `checkpoint` (a path, or NULL): a search that finds a checkpoint there whose
  * 32-byte `digest` (the caller's, of the start and the rules) is this one's goes on from

@@ -333,7 +333,9 @@ static int add_alive(pysol_space *sp, const pstate *st, int ahead, int kind, int
     return add_child(st, kind, pile, plays, nplays, out);
 }
 
-/* PysolSpace.edges, with its ends checked or not as `check_ends` says. */
+/* Deals made from the stock, by the deal index of its next card (the last deal is short). */
+static int deals_made(int stock) { return stock > LAYOUT ? (stock - LAYOUT + PILES - 1) / PILES : 0; }
+
 /* phi, the level of the search by levels: cards on the foundations + deals made + redeals
  * made. A play (with the shifts it needs), a deal and a redeal each raise it by one; a hold
  * keeps it (docs/SOLVER.md). -1 for bytes that are not a state. */
@@ -347,9 +349,10 @@ static int pysol_level(const uint8_t *s, size_t len) {
     int phi = 0;
     for (int f = 0; f < FOUNDATIONS; f++) phi += s[i + f];
     int stock = s[i + FOUNDATIONS], rounds = s[i + FOUNDATIONS + 1];
-    return phi + (stock > LAYOUT ? (stock - LAYOUT + PILES - 1) / PILES : 0) + rounds;
+    return phi + deals_made(stock) + rounds;
 }
 
+/* PysolSpace.edges, with its ends checked or not as `check_ends` says. */
 static int pysol_expand(space *base, const uint8_t *state, size_t len, children *out) {
     pysol_space *sp = (pysol_space *)base;
     pstate *st = &sp->here, *ch = &sp->child;
@@ -360,7 +363,7 @@ static int pysol_expand(space *base, const uint8_t *state, size_t len, children 
         return -1;
     }
     if (sp->census) {
-        int deals = st->stock > LAYOUT ? (st->stock - LAYOUT + PILES - 1) / PILES : 0, cards = 0, holds = st->nfrozen + st->npassed;
+        int deals = deals_made(st->stock), cards = 0, holds = st->nfrozen + st->npassed;
         for (int f = 0; f < FOUNDATIONS; f++) cards += st->counts[f];
         sp->census[((deals + st->rounds) * CENSUS_CARDS + cards) * CENSUS_HOLDS + (holds < CENSUS_HOLDS ? holds : CENSUS_HOLDS - 1)]++;
     }
@@ -595,13 +598,13 @@ PyObject *search_pysol(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     if (by_levels && !census) {
-        /* with `layered`: the search by levels, (verdict, states, nodes, limit or None, peak held, levels done) */
+        /* with `layered`: the search by levels, (verdict, states, nodes, limit or None, peak held) */
         layered res;
         int rc = core_layers(sp, pysol_level, copy, (size_t)len, &lim, path ? PyBytes_AS_STRING(path) : NULL, digest_copy, every, &res);
         sp->release(sp);
         Py_XDECREF(path);
         if (rc < 0) return NULL;
-        return Py_BuildValue("(sLLzLL)", res.verdict == VERDICT_WON ? "won" : res.verdict == VERDICT_LOST ? "lost" : "unknown", res.states, res.nodes, res.limit, res.peak, res.levels);
+        return Py_BuildValue("(sLLzL)", res.verdict == VERDICT_WON ? "won" : res.verdict == VERDICT_LOST ? "lost" : "unknown", res.states, res.nodes, res.limit, res.peak);
     }
     Py_XDECREF(path);
     if (by_levels) {

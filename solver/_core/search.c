@@ -664,18 +664,16 @@ int core_layers(space *sp, int (*level)(const uint8_t *state, size_t len), const
     int failed = 0, first = level(root, root_len);
     if (!levels || !here) failed = FAILED_MEMORY;
     else if (first < 0 || first >= CORE_LEVELS) failed = FAILED_EXPAND;
-    long long held = 1;
     out->states = 1, out->peak = 1;
     int resumed = 0;
     if (!failed && checkpoint) {
         resumed = checkpoint_read(checkpoint, digest, levels, &first, out);
         if (resumed == -1) failed = FAILED_CHECKPOINT_READ;
         else if (resumed == -2) failed = FAILED_MEMORY;
-        held = 0;
-        for (int k = 0; resumed == 1 && k < CORE_LEVELS; k++) held += (long long)levels[k].states.count;
     }
     if (!failed && resumed != 1 && level_add(&levels[first], root, root_len) < 0) failed = FAILED_MEMORY;
-    if (resumed != 1) held = 1;
+    long long held = 0; /* the states of the levels not yet finished */
+    for (int k = 0; !failed && k < CORE_LEVELS; k++) held += (long long)levels[k].states.count;
     double started = now(), deadline = lim->time_limit < 0 ? -1 : started + lim->time_limit, saved = started;
     PyThreadState *released = PyEval_SaveThread();
     int L = first;
@@ -693,11 +691,11 @@ int core_layers(space *sp, int (*level)(const uint8_t *state, size_t len), const
             for (size_t c = 0; c < kids.states.count; c++) {
                 size_t n;
                 const uint8_t *child = strings_at(&kids.states, c, &n);
-                int lv = level(child, n);
                 if (n > CORE_MAX_STATE) {
                     failed = FAILED_TOO_LONG;
                     break;
                 }
+                int lv = level(child, n);
                 if (lv < L || lv >= CORE_LEVELS) { /* the space broke its promise: never go on as if it held */
                     failed = FAILED_LEVEL;
                     break;
@@ -740,7 +738,6 @@ int core_layers(space *sp, int (*level)(const uint8_t *state, size_t len), const
         }
         if (failed || out->verdict != VERDICT_UNKNOWN || out->limit) break;
         held -= (long long)ls->states.count; /* a finished level is never met again: every edge keeps or raises the level */
-        if (ls->states.count) out->levels++;
         level_free(ls);
         if (checkpoint && now() - saved >= every) {
             if (checkpoint_write(checkpoint, digest, levels, L + 1, out) < 0) failed = FAILED_CHECKPOINT_WRITE;

@@ -62,7 +62,7 @@ def search_by_levels(space: PysolSpace, limits: Limits, checkpoint: Path | None 
     start, rules = space.key(space.start()), space.core_rules()
     assert isinstance(start, bytes)  # PysolSpace.key packs a state into bytes
     where = {} if checkpoint is None else {"checkpoint": str(checkpoint), "digest": search_digest(start, rules), "every": float(every)}
-    verdict, states, _, limit, peak, _ = core.search_pysol(
+    verdict, states, _, limit, peak = core.search_pysol(
         start,
         *rules,
         node_limit=limits.node_limit,
