@@ -58,3 +58,13 @@ class SavedGameError(WedlockError):
 class OutOfTime(WedlockError):
     """A time limit ran out while an input was still being read (a command answers
     unknown, not bad input)."""
+
+
+class CheckpointError(WedlockError):
+    """A checkpoint that cannot be kept: asked of a search that keeps none, or without the
+    compiled core; a path no checkpoint can be written at; a file there that is not the
+    search's own."""
+
+
+class CheckpointNotWritten(CheckpointError):
+    """A search could not write its checkpoint (a full disk, a folder gone)."""

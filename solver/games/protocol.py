@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..basics.cards import Card
@@ -61,6 +62,19 @@ def no_progress(index: int, total: int, label: str) -> None:
     """The `Progress` of a caller that asked for none."""
 
 
+CHECKPOINT_SECONDS = 600.0  # how often a checkpoint is written: ten minutes of work at risk
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Where a long search keeps what it has done, so that a later run goes on from there,
+    and how often it writes it (at the first point it can, once `every` seconds have
+    passed since the last time)."""
+
+    path: Path
+    every: float = CHECKPOINT_SECONDS
+
+
 def starting_choice(options: Sequence[Sequence[Any]], line: Sequence[Any]) -> int | None:
     """The index of the choice among `options` (each a choice's raw moves, as
     `Game.choices` gives them) that the raw moves of `line` start with, if any."""
@@ -93,7 +107,17 @@ class Game(Protocol):
 
     def check_deal(self, rules: Any, cards: Sequence[Card]) -> list[Card]: ...
 
-    def solve(self, rules: Any, cards: Sequence[Card], limits: Limits, progress: Progress | None = None) -> Answer: ...
+    def solve(
+        self, rules: Any, cards: Sequence[Card], limits: Limits, progress: Progress | None = None, checkpoint: Checkpoint | None = None
+    ) -> Answer:
+        """The solver's answer for a deal. With `checkpoint`, a solver that keeps checkpoints
+        (`why_no_checkpoints`) writes its long search's work there and goes on from what is
+        there; one that keeps none is never given one (`pipeline.solve` refuses it)."""
+        ...
+
+    def why_no_checkpoints(self, rules: Any) -> str:
+        """Why `solve` under these rules cannot keep a checkpoint, in words; "" when it can."""
+        ...
 
     def referee(self, rules: Any, cards: Sequence[Card], moves: Sequence[Any]) -> Replay: ...
 
@@ -136,8 +160,16 @@ class Game(Protocol):
         """A position typed from the screen, checked against the deal (PositionError)."""
         ...
 
-    def solve_from(self, rules: Any, cards: Sequence[Card], seen: Any, limits: Limits, progress: Progress | None = None) -> Answer:
-        """The solver's answer from a position of a game under way."""
+    def solve_from(
+        self,
+        rules: Any,
+        cards: Sequence[Card],
+        seen: Any,
+        limits: Limits,
+        progress: Progress | None = None,
+        checkpoint: Checkpoint | None = None,
+    ) -> Answer:
+        """The solver's answer from a position of a game under way (`checkpoint` as for `solve`)."""
         ...
 
     def choices(self, rules: Any, cards: Sequence[Card], seen: Any) -> list[tuple[Any, ...]]:

@@ -7,6 +7,8 @@ never reaches a user (or a results file) without the referee's word on it.
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,6 +19,7 @@ from ..basics.cards import Card
 from ..basics.deals import checked_cards, parse_deal_text, read_deal_file
 from ..basics.errors import (
     ArgumentError,
+    CheckpointError,
     DealError,
     GameNumberError,
     IllegalMoveError,
@@ -31,7 +34,7 @@ from ..basics.printable import printable, shortened
 from ..basics.version import __version__
 from ..basics.words import counted
 from ..games.lines import Line, Move
-from ..games.protocol import Game, Progress, Replay
+from ..games.protocol import CHECKPOINT_SECONDS, Checkpoint, Game, Progress, Replay
 from ..games.registry import GAMES, game_named, pysolfc_named, rules_of
 from ..search.exhaustive import Limits, Verdict
 from . import save_formats
@@ -337,11 +340,20 @@ def solve(
     node_limit: int | None = None,
     max_states: int | None = DEFAULT_MAX_STATES,
     progress: Progress | None = None,
+    checkpoint: str | Path | None = None,
+    checkpoint_every: float = CHECKPOINT_SECONDS,
 ) -> Solution:
     """Decide whether a deal (or a position of a game under way: `wedlock.position`) can
     be won; a win comes with its moves, which the independent referee has replayed. `time_limit` (seconds), `node_limit` (states
     generated) and `max_states` (states held) turn a search cut short into `unknown`.
     `progress(index, searches, label)` is told as each of the solver's searches starts.
+
+    `checkpoint` (a file's path) lets a long proof of loss stop and go on: under PySolFC's
+    Matrimony rules, with the compiled core, the exact search then runs by levels, writes
+    its work there every `checkpoint_every` seconds, and a later call with the same path
+    goes on from it, without the quick stages, which found nothing before it was written.
+    There `max_states` bounds the states the search holds at once, and `node_limit` counts
+    the states of every run since the proof began. Any other game refuses a checkpoint.
 
     >>> result = solve("monte-carlo", 12345)
     >>> result.verdict, len(result.moves) > 0
@@ -359,11 +371,13 @@ def solve(
         start: Position | None = source
         chosen = source.deal
         _check_same_rules(game, source, rules)
-        answer = chosen.game.solve_from(chosen.rules, chosen.cards, source.seen, limits, progress)
+        keeping = checked_checkpoint(chosen, checkpoint, checkpoint_every)
+        answer = chosen.game.solve_from(chosen.rules, chosen.cards, source.seen, limits, progress, keeping)
     else:
         start = None
         chosen = deal(game, source, rules)
-        answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress)
+        keeping = checked_checkpoint(chosen, checkpoint, checkpoint_every)
+        answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress, keeping)
     if answer.verdict == Verdict.WON:
         if start is None:
             replay = chosen.game.referee(chosen.rules, chosen.cards, answer.moves)
@@ -387,6 +401,34 @@ def checked_progress(progress: Any) -> None:
     """A progress callback is a callable or None."""
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress is a function called as each search starts, or None; not {type(progress).__name__}")
+
+
+def checked_checkpoint(chosen: Deal, path: Any, every: Any) -> Checkpoint | None:
+    """The checkpoint a caller gave, checked: a file's path in a folder that is there,
+    `every` seconds 0 or more, for a game and rule set that keep checkpoints; None for none."""
+    if path is None:
+        return None
+    if isinstance(every, bool) or not isinstance(every, (int, float)) or not 0 <= every < math.inf:
+        raise CheckpointError(f"checkpoint_every is a number of seconds, 0 or more; not {every!r}")
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(name, str):
+        raise CheckpointError(f"a checkpoint is named by its path, not {type(path).__name__}")
+    shown = printable(name)
+    if not name.strip() or "\0" in name:
+        raise CheckpointError(f"'{shown}' cannot name a checkpoint file")
+    why = chosen.game.why_no_checkpoints(chosen.rules)
+    if why:
+        raise CheckpointError(why)
+    try:
+        os.fsencode(name)
+        where = Path(name)
+        if where.is_dir():
+            raise CheckpointError(f"{shown} is a folder; a checkpoint is a file")
+        if not where.parent.is_dir():
+            raise CheckpointError(f"no folder {printable(str(where.parent))} to keep the checkpoint {shown} in")
+    except (OSError, UnicodeError) as err:
+        raise CheckpointError(f"cannot keep a checkpoint at {shown}: {getattr(err, 'strerror', None) or err}") from None
+    return Checkpoint(where, float(every))
 
 
 def checked_limits(node_limit: int | None = None, time_limit: float | None = None, max_states: int | None = None) -> Limits:

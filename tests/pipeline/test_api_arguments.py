@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,8 @@ VALID: dict[str, st.SearchStrategy] = {
     "path": st.sampled_from(["/nonexistent", "/", "/dev/null"]),
     "number": st.integers(1, 10**7) | st.sampled_from(["12345", "ms7"]),
     "progress": st.sampled_from([None, lambda *told: None]),
+    "checkpoint": st.sampled_from([None, None, Path(tempfile.gettempdir()) / "wedlock-test-api-arguments.levels"]),
+    "checkpoint_every": st.sampled_from([600, 60.5]),  # never 0: no search here lasts to its first checkpoint
     "solving": st.sampled_from([None, lambda *told: None]),
     "count": st.sampled_from([1, 3, 2**63 - 1]),
     "lost": st.booleans(),

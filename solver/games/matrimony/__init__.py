@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...basics import compiled
 from ...basics.cards import Card
 from ...basics.errors import DealError
 from ...basics.numbering import GameNumber
 from ...search.exhaustive import WON, Limits, solve
 from ..lines import CodedLine, codes_of
-from ..protocol import EXACT_LABEL, Answer, Progress, Replay, no_progress, proven
+from ..protocol import EXACT_LABEL, Answer, Checkpoint, Progress, Replay, no_progress, proven
 from . import board, verify
 from . import seen as positions
 from .arnold_space import ArnoldSpace
@@ -44,20 +45,40 @@ class Matrimony:
         return hooked(cards)
 
     def solve(
-        self, rules: MatrimonyRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
+        self,
+        rules: MatrimonyRules,
+        cards: Sequence[Card],
+        limits: Limits,
+        progress: Progress | None = None,
+        checkpoint: Checkpoint | None = None,
     ) -> Answer:
         """Arnold: the phase space. PySolFC: the quick stages (quick_stages.py: a
         beam, the exact search's first states, searches by playouts, more beams), then the
-        exact space (pysol_space.py)."""
-        return self._solve(Table(rules, tuple(cards)), None, limits, progress)
+        exact space (pysol_space.py); with a checkpoint, the exact space searched by levels
+        (pysol_levels.py), and with no quick stages when the checkpoint is already there:
+        they ran and found nothing before it was written."""
+        return self._solve(Table(rules, tuple(cards)), None, limits, progress, checkpoint)
 
     def solve_from(
-        self, rules: MatrimonyRules, cards: Sequence[Card], seen: verify.Table, limits: Limits, progress: Progress | None = None
+        self,
+        rules: MatrimonyRules,
+        cards: Sequence[Card],
+        seen: verify.Table,
+        limits: Limits,
+        progress: Progress | None = None,
+        checkpoint: Checkpoint | None = None,
     ) -> Answer:
         table = Table(rules, tuple(cards))
-        return self._solve(table, positions.play_position(table, seen), limits, progress)
+        return self._solve(table, positions.play_position(table, seen), limits, progress, checkpoint)
 
-    def _solve(self, table: Table, start: Position | None, limits: Limits, progress: Progress | None) -> Answer:
+    def why_no_checkpoints(self, rules: MatrimonyRules) -> str:
+        if rules.forced_steps:
+            return f"the searches of {rules.title} are short and keep no checkpoints"
+        if compiled.compiled_core() is None:
+            return f"the search that keeps checkpoints runs in the compiled core, not in the {compiled.description()}"
+        return ""
+
+    def _solve(self, table: Table, start: Position | None, limits: Limits, progress: Progress | None, checkpoint: Checkpoint | None) -> Answer:
         rules = table.rules
         tell = progress or no_progress
         if rules.forced_steps:
@@ -72,18 +93,23 @@ class Matrimony:
         from .pysol_space import PysolSpace
 
         budget = Budget(limits)
-        quick = quick_stages.quick_win(table, budget, tell, start)
-        if quick is not None:
-            out, space, label = quick
-            if out.verdict != WON:  # the exact probe searched the whole space
-                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out), playouts=budget.playouts)
-            return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label, playouts=budget.playouts)
-        if budget.stopped is not None:  # a limit the exact search shares ran out in a quick stage
-            out = budget.stopped
-            return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, playouts=budget.playouts)
+        if checkpoint is None or not checkpoint.path.exists():
+            quick = quick_stages.quick_win(table, budget, tell, start)
+            if quick is not None:
+                out, space, label = quick
+                if out.verdict != WON:  # the exact probe searched the whole space
+                    return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, proof=proven(space, out), playouts=budget.playouts)
+                return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=label, playouts=budget.playouts)
+            if budget.stopped is not None:  # a limit the exact search shares ran out in a quick stage
+                out = budget.stopped
+                return Answer(out.verdict, [], budget.states, budget.seconds, budget.reason(out), limit=out.limit, playouts=budget.playouts)
         space = PysolSpace(table, start)
         stages = len(quick_stages.QUICK_STAGES)
         tell(stages, stages + 1, EXACT_LABEL)
+        if checkpoint is not None:
+            from .pysol_levels import prove_by_levels
+
+            return prove_by_levels(space, budget, checkpoint)
         out = budget.add(solve(space, budget.left()))
         if out.verdict == WON:
             return Answer(WON, space.moves(out.steps), budget.states, budget.seconds, found_by=EXACT_LABEL, playouts=budget.playouts)

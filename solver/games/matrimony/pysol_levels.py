@@ -26,27 +26,37 @@ through. A search that ends with a verdict deletes its checkpoint; one cut short
 What it saves is memory: the depth-first search keeps every state it has closed, this
 one keeps the levels not yet finished (`peak`). It finds no line, so a win found here is
 only a verdict; `wedlock solve` still wins with the depth-first search and the quick stages.
+A solve given a checkpoint (`wedlock batch --checkpoints`) runs it as its exact stage
+(`prove_by_levels`), and looks for a win's line with the depth-first search afterwards.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
 from ...basics.compiled import compiled_core
-from ...search.exhaustive import Limits
+from ...basics.errors import CheckpointError, CheckpointNotWritten
+from ...basics.printable import printable
+from ...search.exhaustive import LOST, UNKNOWN, WON, Limits, Outcome, Verdict, seconds_text, solve
+from ...search.portfolio import Budget
+from ..protocol import EXACT_LABEL, Answer, Checkpoint, proven
 from .pysol_space import PysolSpace
 
 
 class LevelsOutcome(NamedTuple):
     """What a search by levels found: its verdict ("won", "lost" or "unknown"), the states it
-    reached, the most it held at once, and the limit that stopped it (None if none did)."""
+    reached, the most it held at once, the limit that stopped it (None if none did), and
+    the states it generated (a search gone on from a checkpoint counts those before it)."""
 
     verdict: str
     states: int
     peak: int
     limit: str | None
+    nodes: int
 
 
 def search_by_levels(space: PysolSpace, limits: Limits, checkpoint: Path | None = None, every: float = 600.0) -> LevelsOutcome:
@@ -62,7 +72,7 @@ def search_by_levels(space: PysolSpace, limits: Limits, checkpoint: Path | None 
     start, rules = space.key(space.start()), space.core_rules()
     assert isinstance(start, bytes)  # PysolSpace.key packs a state into bytes
     where = {} if checkpoint is None else {"checkpoint": str(checkpoint), "digest": search_digest(start, rules), "every": float(every)}
-    verdict, states, _, limit, peak = core.search_pysol(
+    verdict, states, nodes, limit, peak = core.search_pysol(
         start,
         *rules,
         node_limit=limits.node_limit,
@@ -74,7 +84,7 @@ def search_by_levels(space: PysolSpace, limits: Limits, checkpoint: Path | None 
     )
     if checkpoint is not None and verdict != "unknown":
         checkpoint.unlink(missing_ok=True)
-    return LevelsOutcome(verdict, states, peak, limit)
+    return LevelsOutcome(verdict, states, peak, limit, nodes)
 
 
 def search_digest(start: bytes, rules: tuple) -> bytes:
@@ -85,3 +95,47 @@ def search_digest(start: bytes, rules: tuple) -> bytes:
     for part in (start, codes, takes, down, up, f"{ahead} {tangle} {int(tangles)}".encode()):
         digest.update(len(part).to_bytes(4, "little") + part)
     return digest.digest()
+
+
+def prove_by_levels(space: PysolSpace, budget: Budget, checkpoint: Checkpoint) -> Answer:
+    """The exact stage of a solve that keeps `checkpoint`: the search by levels, going on
+    from the checkpoint when there is one, within what the stages before it left of the
+    time and nodes (the nodes of the runs before a checkpoint count too), holding at most
+    max_states at once. A win it finds has no line, so the depth-first search looks for
+    one within what is left. CheckpointError for a file there that is not this search's
+    checkpoint, CheckpointNotWritten when one cannot be written."""
+    resumed = checkpoint.path.exists()
+    held = replace(budget.left(), max_states=budget.limits.max_states)  # the quick stages hold nothing now
+    clock = time.perf_counter()
+    try:
+        found = search_by_levels(space, held, checkpoint.path, checkpoint.every)
+    except ValueError as err:
+        if not resumed:
+            raise  # not the checkpoint's fault
+        raise CheckpointError(f"{printable(str(err))} (another deal's, another version's, or damaged): remove it to start this proof again") from None
+    except OSError as err:
+        raise CheckpointNotWritten(printable(str(err))) from None
+    seconds = time.perf_counter() - clock
+    out = budget.add(Outcome(Verdict(found.verdict), states=found.states, nodes=found.nodes, seconds=seconds, limit=found.limit))
+    if out.verdict == LOST:
+        went_on = " (the search by levels went on from a checkpoint)" if resumed else ""
+        return Answer(LOST, [], budget.states, budget.seconds, proof=proven(space, out) + went_on, playouts=budget.playouts)
+    if out.verdict == UNKNOWN:
+        reason = budget.reason(out) + (" (the states held at once)" if out.limit == "max_states" else "")
+        return Answer(UNKNOWN, [], budget.states, budget.seconds, f"{reason}; {kept(checkpoint, resumed)}", limit=out.limit, playouts=budget.playouts)
+    line = budget.add(solve(space, replace(budget.left(), max_states=budget.limits.max_states)))
+    if line.verdict == WON:
+        return Answer(WON, space.moves(line.steps), budget.states, budget.seconds, found_by=EXACT_LABEL, playouts=budget.playouts)
+    if line.verdict == LOST:
+        raise RuntimeError("the depth-first search proves lost what the search by levels found won")
+    reason = f"a win exists (the search by levels found one), but its line was not found within the limits: {budget.reason(line)}"
+    return Answer(UNKNOWN, [], budget.states, budget.seconds, reason, limit=line.limit, playouts=budget.playouts)
+
+
+def kept(checkpoint: Checkpoint, resumed: bool) -> str:
+    """What a search by levels cut short left of its checkpoint, in words."""
+    if checkpoint.path.exists():
+        return "the search by levels went on from a checkpoint, which it keeps" if resumed else "the search by levels keeps a checkpoint"
+    if resumed:
+        return "the search by levels went on from a checkpoint, which is gone"
+    return f"the search by levels wrote no checkpoint (the first comes at the end of a level after {seconds_text(checkpoint.every)})"

@@ -11,7 +11,7 @@ from ...basics.errors import DealError
 from ...basics.numbering import GameNumber
 from ...search.exhaustive import Limits, solve
 from ..lines import CodedLine, codes_of
-from ..protocol import EXACT_LABEL, Answer, Progress, Replay, no_progress, proven
+from ..protocol import EXACT_LABEL, Answer, Checkpoint, Progress, Replay, no_progress, proven
 from . import board, verify
 from . import seen as positions
 from .moves import Consolidate, King, Move, Pair, coded, move_from_json, move_of, parse_move
@@ -48,13 +48,21 @@ class MonteCarlo:
         return SequenceSpace(table) if rules.consolidation == SLIDE else ColumnSpace(table)
 
     def solve(
-        self, rules: MonteCarloRules, cards: Sequence[Card], limits: Limits, progress: Progress | None = None
+        self,
+        rules: MonteCarloRules,
+        cards: Sequence[Card],
+        limits: Limits,
+        progress: Progress | None = None,
+        checkpoint: Checkpoint | None = None,
     ) -> Answer:
         space = self.space(rules, cards)
         (progress or no_progress)(0, 1, EXACT_LABEL)
         out = solve(space, limits)
         line = CodedLine(space.codes(out.steps), move_of) if out.steps else ()
         return Answer(out.verdict, line, out.states, out.seconds, out.reason, limit=out.limit, proof=proven(space, out))
+
+    def why_no_checkpoints(self, rules: MonteCarloRules) -> str:
+        return f"the searches of {rules.title} are short and keep no checkpoints"
 
     def referee(self, rules: MonteCarloRules, cards: Sequence[Card], moves: Sequence[Move]) -> Replay:
         """A win is told by the replay on small ints; the words for any other line come
@@ -141,7 +149,13 @@ class MonteCarlo:
         return (a.grid, a.stock) == (b.grid, b.stock)
 
     def solve_from(
-        self, rules: MonteCarloRules, cards: Sequence[Card], seen: verify.Table, limits: Limits, progress: Progress | None = None
+        self,
+        rules: MonteCarloRules,
+        cards: Sequence[Card],
+        seen: verify.Table,
+        limits: Limits,
+        progress: Progress | None = None,
+        checkpoint: Checkpoint | None = None,
     ) -> Answer:
         """From a phase's start the rule set's own space; from inside a phase, single moves
         up to its consolidation first (`positions.FromPosition`)."""
