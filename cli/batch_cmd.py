@@ -2,29 +2,35 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import click
 
+from wedlock.basics.errors import CheckpointError, CheckpointNotWritten
 from wedlock.basics.printable import printable
 from wedlock.basics.words import counted
+from wedlock.games.protocol import CHECKPOINT_SECONDS
 from wedlock.games.registry import game_named, rules_of
 from wedlock.playing.players import PLAYERS
-from wedlock.results.batch import Analyze, Job, Players, SchedulerError, default_jobs, run_dask, run_local
+from wedlock.results.batch import Analyze, Job, Players, SchedulerError, check_checkpoints, default_jobs, run_dask, run_local
 from wedlock.results.ranges import parse_range
 from wedlock.results.records import ResultsWriter, Resume, iter_results, mend, to_resume
 from wedlock.search.exhaustive import Limits
 
 from . import stopping
 from .common import (
+    BAD_INPUT,
     CANNOT_WRITE,
     BadInput,
     CannotWrite,
     Command,
     FilePath,
+    FolderPath,
     count_option,
     game_argument,
     input_errors,
@@ -71,7 +77,21 @@ LOST_SCHEDULER = 6
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="With --player: the players' seed (with each game number).")
 @no_peek_options("With --player no-peek:")
-@limit_options(None)
+@click.option(
+    "--checkpoints",
+    type=FolderPath(),
+    help="Matrimony under PySolFC's rules: keep each deal's proof of loss in a checkpoint in this folder "
+    "(matrimony-pysol-N.levels), which --resume --retry-unknown goes on from after a stop or kill. "
+    "With --scheduler, a folder every worker shares.",
+)
+@click.option(
+    "--checkpoint-every",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help=f"With --checkpoints: write a proof's checkpoint at the end of a level once this long has passed since the last. "
+    f"[default: {CHECKPOINT_SECONDS:g}]",
+)
+@limit_options(None, held=" With --checkpoints, the proof by levels' own limit: the states it holds at once.")
 @input_errors
 def batch_command(
     game_name: str,
@@ -92,6 +112,8 @@ def batch_command(
     seed: int,
     samples: int,
     sample_time: float | None,
+    checkpoints: Path | None,
+    checkpoint_every: float | None,
     node_limit: int | None,
     time_limit: float | None,
     max_states: int | None,
@@ -103,6 +125,8 @@ def batch_command(
     With --retry-unknown, a deal left unknown gets a new line after its old one; from
     then on its decided line is the one that counts (stats, --resume). With
     --retry-version, so does a deal whose lines another version of wedlock wrote.
+    With --checkpoints DIR, a deal of PySolFC's Matrimony whose checkpoint is in DIR
+    goes on with its proof from there, skipping the quick searches, which found nothing.
 
     Example: wedlock batch monte-carlo 1-10000 --out mc.jsonl --resume
     """
@@ -130,6 +154,15 @@ def batch_command(
         raise BadInput(f"{shown} is not empty; add --resume to continue it, or choose another file")
     if resume and out_path and os.path.exists(out_path) and not os.path.isfile(out_path):
         raise BadInput(f"{shown}: --resume reads and mends its results, so it must be a file, not a pipe or device")
+    if checkpoint_every is not None and checkpoints is None:
+        raise BadInput("--checkpoint-every needs --checkpoints DIR")
+    if checkpoint_every is not None and not math.isfinite(checkpoint_every):
+        raise BadInput(f"--checkpoint-every takes seconds, 0 or more; not {checkpoint_every}")
+    if checkpoints is not None:
+        try:
+            check_checkpoints(game.name, rules.name, checkpoints)
+        except CheckpointError as err:
+            raise BadInput(f"--checkpoints: {err}") from None
     todo = numbers
     counts = {"won": 0, "lost": 0, "unknown": 0}  # of the deals the bar counts as done, the file's too
     if resume and out_path:
@@ -140,7 +173,16 @@ def batch_command(
         todo = found.numbers
         counts.update(found.settled)
     playing = Players(tuple(dict.fromkeys(players)), seed, samples, sample_time) if players else None
-    job = Job(game.name, rules.name, Limits(node_limit, time_limit, max_states), solutions, Analyze(analyze_states, playouts) if analyze else None, playing)
+    job = Job(
+        game.name,
+        rules.name,
+        Limits(node_limit, time_limit, max_states),
+        solutions,
+        Analyze(analyze_states, playouts) if analyze else None,
+        playing,
+        checkpoints,
+        CHECKPOINT_SECONDS if checkpoint_every is None else checkpoint_every,
+    )
     results = run_dask(job, todo, scheduler) if scheduler else run_local(job, todo, jobs or default_jobs())
     with ExitStack() as stack:
         stack.callback(results.close)  # first thing on the way out: the workers end
@@ -185,6 +227,10 @@ def batch_command(
                 bar.update(1)
         except SchedulerError as err:
             broke_off(str(err), LOST_SCHEDULER)
+        except CheckpointNotWritten as err:  # a deal's checkpoint could not be written (a full disk, say)
+            broke_off(str(err), CANNOT_WRITE)
+        except CheckpointError as err:  # a file where a deal's checkpoint goes that is not one, say
+            broke_off(str(err), BAD_INPUT)
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM or SIGHUP: the workers are ended on the way out
             results.close()
             _close_quietly(bar)

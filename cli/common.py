@@ -327,15 +327,15 @@ def time_limit_option(default: float | None, help: str = "Give up (unknown) afte
     return click.option("--time-limit", type=Seconds(), default=shown, show_default=True, help=help)
 
 
-def limit_options(default_seconds: float | None) -> Callable:
-    """--node-limit, --time-limit (this default) and --max-states."""
+def limit_options(default_seconds: float | None, held: str = "") -> Callable:
+    """--node-limit, --time-limit (this default) and --max-states (`held` ends its help)."""
 
     def add(command: Callable) -> Callable:
         command = click.option(
             "--max-states",
             type=COUNT,
             default=20_000_000,
-            help="Give up (unknown) when the search holds this many states. [default: 20,000,000]",
+            help=f"Give up (unknown) when the search holds this many states.{held} [default: 20,000,000]",
         )(command)
         command = time_limit_option(default_seconds)(command)
         return click.option("--node-limit", type=COUNT, help="Give up (unknown) after N states.")(command)

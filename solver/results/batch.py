@@ -5,17 +5,24 @@ a pool of local processes, or on a Dask cluster. Each runner yields result recor
 
 from __future__ import annotations
 
+import hashlib
 import os
 import queue
 import signal
 import sys
+import tempfile
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
-from ..basics.errors import MissingExtra, WedlockError
+from ..basics.errors import CheckpointError, MissingExtra, WedlockError
+from ..basics.numbering import GameNumber
+from ..basics.printable import printable
+from ..games.protocol import CHECKPOINT_SECONDS
+from ..games.registry import game_named, rules_of
 from ..pipeline.solving import Solution, solve
 from ..playing.players import SAMPLE_SECONDS, SAMPLES, play
 from ..search.exhaustive import Limits
@@ -56,14 +63,24 @@ class Job:
     solutions: bool = False
     analyze: Analyze | None = None  # when the batch analyses each deal
     players: Players | None = None  # when players play each deal
+    checkpoints: Path | None = None  # the folder of each deal's checkpoint (`checkpoint_name`), when kept
+    checkpoint_every: float = CHECKPOINT_SECONDS
 
 
 def solve_number(job: Job, number: str) -> dict[str, Any]:
     """Deal and solve one game number: its results line. Every win has been replayed by
     the game's independent referee."""
     limits = job.limits
+    checkpoint = None if job.checkpoints is None else job.checkpoints / checkpoint_name(job.game, job.rules, number)
     result = solve(
-        job.game, number, job.rules, time_limit=limits.time_limit, node_limit=limits.node_limit, max_states=limits.max_states
+        job.game,
+        number,
+        job.rules,
+        time_limit=limits.time_limit,
+        node_limit=limits.node_limit,
+        max_states=limits.max_states,
+        checkpoint=checkpoint,
+        checkpoint_every=job.checkpoint_every,
     )
     record = result.record(job.solutions)
     if job.analyze is not None:
@@ -73,6 +90,39 @@ def solve_number(job: Job, number: str) -> dict[str, Any]:
     if job.players is not None:
         record["players"] = players_of(job.players, result)
     return record
+
+
+LONGEST_NUMBER = 100  # digits of a game number a checkpoint's name holds whole (a name has 255 bytes at most)
+
+
+def checkpoint_name(game: str, rules: str, number: str) -> str:
+    """The name of a deal's checkpoint file, which says its game, rule set and number:
+    `matrimony-pysol-319.levels`. A number too long for a file's name keeps its first and
+    last digits around a digest of all of them."""
+    number = str(GameNumber.parse(number))
+    if len(number) > LONGEST_NUMBER:
+        digest = hashlib.sha256(number.encode()).hexdigest()[:16]
+        number = f"{number[:40]}-{digest}-{number[-40:]}"
+    return f"{game}-{rules}-{number}.levels"
+
+
+def check_checkpoints(game: str, rules: str, folder: Path) -> None:
+    """That a batch of this game and rule set can keep its checkpoints in `folder`, before
+    any deal is solved: its solver keeps them, and the folder is there and takes a new file
+    (a file is made there and removed). A CheckpointError says why not."""
+    chosen = game_named(game)
+    why = chosen.why_no_checkpoints(rules_of(chosen, rules))
+    if why:
+        raise CheckpointError(why)
+    shown = printable(str(folder))
+    try:
+        if not folder.is_dir():
+            raise CheckpointError(f"{shown} is not a folder" if folder.exists() else f"no folder {shown}")
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".wedlock-", suffix=".probe")
+    except OSError as err:
+        raise CheckpointError(f"cannot write in {shown}: {err.strerror or err}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def players_of(how: Players, result: Solution) -> dict[str, dict[str, Any]]:
