@@ -371,13 +371,13 @@ def solve(
         start: Position | None = source
         chosen = source.deal
         _check_same_rules(game, source, rules)
-        keeping = checked_checkpoint(chosen, checkpoint, checkpoint_every)
-        answer = chosen.game.solve_from(chosen.rules, chosen.cards, source.seen, limits, progress, keeping)
+        keeping = _keeping(chosen, checkpoint, checkpoint_every)
+        answer = chosen.game.solve_from(chosen.rules, chosen.cards, source.seen, limits, progress, **keeping)
     else:
         start = None
         chosen = deal(game, source, rules)
-        keeping = checked_checkpoint(chosen, checkpoint, checkpoint_every)
-        answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress, keeping)
+        keeping = _keeping(chosen, checkpoint, checkpoint_every)
+        answer = chosen.game.solve(chosen.rules, chosen.cards, limits, progress, **keeping)
     if answer.verdict == Verdict.WON:
         if start is None:
             replay = chosen.game.referee(chosen.rules, chosen.cards, answer.moves)
@@ -401,6 +401,13 @@ def checked_progress(progress: Any) -> None:
     """A progress callback is a callable or None."""
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress is a function called as each search starts, or None; not {type(progress).__name__}")
+
+
+def _keeping(chosen: Deal, path: Any, every: Any) -> dict[str, Checkpoint]:
+    """The checkpoint argument of a game's solve, when there is one (a game's solve written
+    before checkpoints, as a test's stand-in may be, is called as it was)."""
+    checkpoint = checked_checkpoint(chosen, path, every)
+    return {} if checkpoint is None else {"checkpoint": checkpoint}
 
 
 def checked_checkpoint(chosen: Deal, path: Any, every: Any) -> Checkpoint | None:
